@@ -1,0 +1,63 @@
+import pytest
+
+from treerag.context import Context, SettingsError
+
+
+def test_default_when_nothing_set(monkeypatch):
+    monkeypatch.delenv("TREERAG_TOP_K", raising=False)
+    assert Context().top_k == 5
+    assert Context().search_mode == "hybrid"
+
+
+def test_env_overrides_default(monkeypatch):
+    monkeypatch.setenv("TREERAG_TOP_K", "9")
+    monkeypatch.setenv("TREERAG_DENSE_WEIGHT", "0.25")
+    monkeypatch.setenv("TREERAG_GRAPH_TOKEN_BUDGET", '{"entities": 10}')
+    ctx = Context()
+    assert ctx.top_k == 9
+    assert ctx.dense_weight == 0.25
+    assert ctx.graph_token_budget == {"entities": 10}
+
+
+def test_explicit_overrides_env(monkeypatch):
+    monkeypatch.setenv("TREERAG_TOP_K", "9")
+    monkeypatch.setenv("TREERAG_SEARCH_MODE", "dense")
+    ctx = Context(top_k=3, search_mode="sparse")
+    assert (ctx.top_k, ctx.search_mode) == (3, "sparse")
+
+
+def test_bad_env_value_names_the_variable(monkeypatch):
+    monkeypatch.setenv("TREERAG_TOP_K", "many")
+    with pytest.raises(SettingsError, match="TREERAG_TOP_K"):
+        Context()
+
+
+def test_bad_choice_lists_the_choices():
+    with pytest.raises(SettingsError, match="dense, sparse, hybrid"):
+        Context(search_mode="fuzzy")
+
+
+def test_negative_number_rejected():
+    with pytest.raises(SettingsError, match="top_k"):
+        Context(top_k=-1)
+
+
+def test_defaults_resolve_under_data_dir(tmp_path):
+    ctx = Context(data_dir=str(tmp_path))
+    assert ctx.resolved_milvus_uri == str(tmp_path / "milvus.db")
+    assert ctx.resolved_checkpointer_uri == str(tmp_path / "checkpoints.sqlite")
+    assert ctx.offline
+
+
+def test_mutable_defaults_are_not_shared():
+    a, b = Context(), Context()
+    a.prompt_overrides["judge"] = "x"
+    assert b.prompt_overrides == {}
+
+
+def test_describe_reports_sources(monkeypatch):
+    monkeypatch.setenv("TREERAG_TOP_K", "7")
+    rows = {name: source for name, _, source, _ in Context(rrf_k=10).describe()}
+    assert rows["top_k"] == "env"
+    assert rows["rrf_k"] == "explicit"
+    assert rows["chunk_size"] == "default"

@@ -1,0 +1,1 @@
+"""treerag: agentic question answering over your own documents."""

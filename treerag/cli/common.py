@@ -1,0 +1,63 @@
+"""Helpers shared by CLI commands: settings from options, consoles, error exits."""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import typer
+from rich.console import Console
+
+console = Console()
+err_console = Console(stderr=True, soft_wrap=True)
+
+DataDirOption = typer.Option(
+    None, "--data-dir", help="Data directory (default: TREERAG_DATA_DIR or ./data)."
+)
+CollectionOption = typer.Option(
+    None, "--collection", help="Milvus collection (default: TREERAG_COLLECTION or treerag_chunks)."
+)
+
+
+def make_context(**overrides: Any):
+    """Build the run settings; options given on the command line win over the environment."""
+    from treerag.context import Context, SettingsError
+
+    explicit = {k: v for k, v in overrides.items() if v is not None}
+    try:
+        return Context(**explicit)
+    except SettingsError as exc:
+        fail(str(exc), code=2)
+
+
+def fail(message: str, code: int = 1) -> None:
+    """Print an error to stderr and exit with a non-zero code."""
+    err_console.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def quiet_libraries() -> None:
+    """Silence chatty third-party loggers (jieba's dictionary banner, pymilvus notices)."""
+    import jieba
+
+    jieba.setLogLevel(logging.WARNING)
+    logging.getLogger("pymilvus").setLevel(logging.ERROR)
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+@contextmanager
+def user_errors() -> Iterator[None]:
+    """Turn the project's expected errors into a clean message and exit code."""
+    from treerag.context import SettingsError
+    from treerag.retrievers.chunk_store import StoreError
+    from treerag.retrievers.hybrid import RetrieverArgumentError
+
+    try:
+        yield
+    except (SettingsError, RetrieverArgumentError) as exc:
+        fail(str(exc), code=2)
+    except (StoreError, FileNotFoundError, ValueError) as exc:
+        fail(str(exc), code=1)

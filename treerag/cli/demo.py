@@ -1,0 +1,49 @@
+"""`treerag demo`: ingest the shipped sample corpus and query it, with no key and no server."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+import typer
+
+from treerag.cli.common import DataDirOption, console, make_context, quiet_libraries, user_errors
+
+DEMO_QUERIES = ["Who led the fishers who established Quillhaven?", "鹤烟灯塔是哪一年落成的？"]
+
+
+def sample_corpus_dir() -> Path:
+    """Where the sample corpus documents are installed."""
+    return Path(str(resources.files("treerag") / "sample_corpus" / "docs"))
+
+
+def demo_command(data_dir: str = DataDirOption) -> None:
+    """Ingest the sample corpus (a fictional island federation, English and Chinese); search it."""
+    from treerag.cli.ingest import _print_report
+    from treerag.ingest.indexer import ingest
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+    from treerag.retrievers.hybrid import from_context
+
+    quiet_libraries()
+    ctx = make_context(data_dir=data_dir)
+    corpus = sample_corpus_dir()
+    console.rule(f"ingesting the sample corpus from {corpus}")
+    with user_errors():
+        _print_report(ingest([corpus], ctx))
+        retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)), topk=3)
+        for query in DEMO_QUERIES:
+            console.rule(f"hybrid search: {query}")
+            for i, (doc, score) in enumerate(retriever.get_similar_chunk_with_score(query), 1):
+                text = doc.page_content.replace("\n", " ")
+                console.print(
+                    f"[bold]{i}.[/] [cyan]{doc.metadata['title']}[/] "
+                    f"[dim]({score:.3f})[/] {text[:160]}…",
+                    highlight=False,
+                )
+    console.print('\nNext: `treerag search "your question"`, `treerag doctor`, `treerag --help`.')
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the root app."""
+    app.command("demo")(demo_command)

@@ -1,0 +1,99 @@
+"""`treerag doctor`: check that the settings work, and print them with secrets masked."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from collections.abc import Callable
+
+import typer
+from rich.table import Table
+
+from treerag.cli.common import console, make_context, quiet_libraries
+
+SECRET_ENV = ("OPENAI_API_KEY", "TREERAG_MILVUS_TOKEN")
+
+
+def mask(value: str) -> str:
+    """Hide a secret, keeping only enough to tell two apart."""
+    if not value:
+        return ""
+    return "****" if len(value) < 12 else f"{value[:3]}…{value[-2:]} (masked)"
+
+
+def _check(name: str, fn: Callable[[], str]) -> tuple[str, bool, str]:
+    start = time.perf_counter()
+    try:
+        detail = fn()
+        ok = True
+    except Exception as exc:  # a doctor reports every failure instead of stopping at one
+        detail, ok = f"{type(exc).__name__}: {exc}", False
+    return name, ok, f"{detail} ({time.perf_counter() - start:.2f} s)"
+
+
+def doctor_command() -> None:
+    """Check the data directory, Milvus, the embedding model and the chat model."""
+    from treerag.models import get_chat_model, get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    quiet_libraries()
+    ctx = make_context()
+
+    def data_dir() -> str:
+        path = ctx.data_path
+        path.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=path):
+            pass
+        return f"{path.resolve()} is writable"
+
+    def embeddings() -> str:
+        vec = get_embeddings(ctx).embed_query("doctor")
+        return f"{ctx.embedding_model} loads, {len(vec)}-d"
+
+    def milvus() -> str:
+        store = ChunkStore(ctx, None)
+        where = f"{ctx.resolved_milvus_uri} reachable"
+        if not store.exists():
+            return f"{where}; collection {ctx.collection!r} not created yet (run `treerag ingest`)"
+        return f"{where}; {store.count()} chunks in {ctx.collection!r} ({store.info()})"
+
+    def chat() -> str:
+        model = get_chat_model(ctx)
+        if model is None:
+            return "none: the offline reasoner answers (set TREERAG_CHAT_MODEL=openai:<model>)"
+        url = ctx.chat_base_url or os.environ.get("OPENAI_BASE_URL") or "api.openai.com"
+        return f"{ctx.chat_model} configured at {url}"
+
+    checks = [
+        _check("data dir", data_dir),
+        _check("milvus", milvus),
+        _check("embeddings", embeddings),
+        _check("chat model", chat),
+    ]
+    table = Table(title="checks")
+    table.add_column("check")
+    table.add_column("ok")
+    table.add_column("detail")
+    for name, ok, detail in checks:
+        table.add_row(name, "[green]ok[/]" if ok else "[red]FAIL[/]", detail)
+    console.print(table)
+
+    settings = Table(title="settings (explicit > TREERAG_* env > default)")
+    for col in ("setting", "value", "from", "meaning"):
+        settings.add_column(col, overflow="fold")
+    for name, value, source, description in ctx.describe():
+        shown = mask(str(value)) if name == "milvus_token" else str(value)
+        settings.add_row(name, shown, source, description)
+    for var in SECRET_ENV:
+        settings.add_row(
+            var, mask(os.environ.get(var, "")) or "[dim]unset[/]", "env", "secret: never printed"
+        )
+    console.print(settings)
+    if not all(ok for _, ok, _ in checks):
+        raise typer.Exit(1)
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the root app."""
+    app.command("doctor")(doctor_command)

@@ -1,0 +1,140 @@
+"""`treerag ingest`: load folders and files into the chunk store."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+)
+from rich.table import Table
+
+from treerag.cli.common import (
+    CollectionOption,
+    DataDirOption,
+    console,
+    err_console,
+    make_context,
+    quiet_libraries,
+    user_errors,
+)
+
+
+def ingest_command(
+    paths: list[Path] = typer.Argument(..., help="Files or folders (.txt .md .pdf .json .jsonl)."),
+    include: list[str] = typer.Option(
+        [], "--include", "-i", help="Glob of paths to keep, e.g. '*.md' (repeatable)."
+    ),
+    exclude: list[str] = typer.Option(
+        [], "--exclude", "-x", help="Glob of paths to skip, e.g. 'drafts/*' (repeatable)."
+    ),
+    prune: bool = typer.Option(
+        False, "--prune", help="Delete chunks of files under these folders that no longer exist."
+    ),
+    rebuild: bool = typer.Option(
+        False, "--rebuild", help="Drop the collection first and index everything again."
+    ),
+    json_text: str = typer.Option(
+        "text", "--json-text", help="JSON/JSONL field holding a record's text."
+    ),
+    json_title: str = typer.Option(
+        "title", "--json-title", help="JSON/JSONL field holding a record's title."
+    ),
+    json_id: str = typer.Option("id", "--json-id", help="JSON/JSONL field holding a record's id."),
+    chunk_size: int = typer.Option(
+        None, "--chunk-size", help="Chunk size in characters (default 800)."
+    ),
+    chunk_overlap: int = typer.Option(
+        None, "--chunk-overlap", help="Overlap in characters (default 100)."
+    ),
+    data_dir: str = DataDirOption,
+    collection: str = CollectionOption,
+) -> None:
+    """Index documents. Re-running is cheap: unchanged files add nothing, changed files replace.
+
+    Unreadable, empty or binary files are reported and skipped; the rest goes in, and the
+    exit code is 3 when anything was skipped.
+    """
+    from treerag.ingest.indexer import ingest
+    from treerag.ingest.loaders import JsonFields
+
+    quiet_libraries()
+    ctx = make_context(
+        data_dir=data_dir, collection=collection, chunk_size=chunk_size, chunk_overlap=chunk_overlap
+    )
+    with user_errors():
+        if rebuild:
+            from treerag.models import get_embeddings
+            from treerag.retrievers.chunk_store import ChunkStore
+
+            ChunkStore(ctx, get_embeddings(ctx)).drop()
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=err_console,
+            transient=True,
+        ) as bar:
+            tasks: dict[str, TaskID] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    label = "reading files" if stage == "load" else "embedding chunks"
+                    tasks[stage] = bar.add_task(label, total=total)
+                bar.update(tasks[stage], completed=done, total=total)
+
+            report = ingest(
+                paths,
+                ctx,
+                include=include,
+                exclude=exclude,
+                prune=prune,
+                json_fields=JsonFields(json_text, json_title, json_id),
+                progress=progress,
+            )
+    _print_report(report)
+    if report.skipped:
+        raise typer.Exit(3)
+
+
+def _print_report(report) -> None:
+    table = Table(title="ingest", show_lines=False)
+    for col in ("file", "status", "chunks", "added", "removed"):
+        table.add_column(col, justify="right" if col in ("chunks", "added", "removed") else "left")
+    colours = {"added": "green", "updated": "yellow", "unchanged": "dim", "skipped": "red"}
+    for f in report.files:
+        table.add_row(
+            _short(f.path),
+            f"[{colours[f.status]}]{f.status}[/]",
+            str(f.chunks),
+            str(f.added),
+            str(f.removed),
+        )
+    console.print(table)
+    for f in report.skipped:
+        err_console.print(f"[red]skipped[/] {f.reason}", highlight=False)
+    for source in report.pruned_sources:
+        console.print(f"[yellow]pruned[/] {_short(source)}")
+    console.print(
+        f"{report.added} chunks added, {report.removed} removed, "
+        f"{report.total_chunks} in the collection; {len(report.skipped)} file(s) skipped."
+    )
+
+
+def _short(path: str) -> str:
+    try:
+        return str(Path(path).relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to the root app."""
+    app.command("ingest")(ingest_command)

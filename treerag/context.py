@@ -1,0 +1,192 @@
+"""Run settings: one `Context` dataclass; precedence is explicit > `TREERAG_*` env > default."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import MISSING, dataclass, field, fields
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin, get_type_hints
+
+ENV_PREFIX = "TREERAG_"
+
+SearchMode = Literal["dense", "sparse", "hybrid"]
+RankerType = Literal["rrf", "weighted", "model"]
+Analyzer = Literal["auto", "jieba", "standard"]
+
+
+class SettingsError(ValueError):
+    """A setting has a value that cannot be used; the message names the setting."""
+
+
+def _setting(default: Any, description: str) -> Any:
+    """Declare a setting whose value comes from `TREERAG_<NAME>` when not given explicitly.
+
+    The env lookup happens in `Context.__post_init__` (it needs the field's name and type);
+    here the default and the description are recorded.
+    """
+    if isinstance(default, (dict, list)):
+        return field(
+            default_factory=lambda: type(default)(default),
+            metadata={"description": description, "default": default},
+        )
+    return field(default=default, metadata={"description": description, "default": default})
+
+
+@dataclass(kw_only=True)
+class Context:
+    """Settings for one run. Every field can be set by `TREERAG_<FIELD_NAME>` in the environment.
+
+    API keys are not settings: they are read from the environment (`OPENAI_API_KEY`) by the
+    model clients and never stored here, printed, or logged.
+    """
+
+    data_dir: str = _setting(
+        "./data", "Directory for the embedded stores (Milvus Lite, checkpoints, trees)."
+    )
+    milvus_uri: str = _setting(
+        "",
+        "Milvus URI: a file path for Milvus Lite or http://host:19530; empty = <data_dir>/milvus.db.",
+    )
+    milvus_token: str = _setting(
+        "", "Token for a Milvus server (user:password or API key); empty for Milvus Lite."
+    )
+    collection: str = _setting("treerag_chunks", "Milvus collection holding the chunks.")
+    analyzer: Analyzer = _setting(
+        "auto",
+        "BM25 analyzer for a new collection: jieba (Chinese/mixed), standard (English), auto = decide from the first documents.",
+    )
+    chat_model: str = _setting(
+        "",
+        "Chat model as 'openai:<model>' (any OpenAI-compatible endpoint); empty = the offline reasoner.",
+    )
+    chat_base_url: str = _setting(
+        "", "Base URL of the chat endpoint; empty = OPENAI_BASE_URL or OpenAI."
+    )
+    embedding_model: str = _setting(
+        "minilm", "Embeddings: 'minilm' (offline all-MiniLM-L6-v2, ONNX) or 'openai:<model>'."
+    )
+    embedding_base_url: str = _setting(
+        "", "Base URL of the embedding endpoint; empty = chat_base_url, then OPENAI_BASE_URL."
+    )
+    embedding_dimensions: int = _setting(
+        0, "Requested embedding size for endpoints that support it; 0 = the model's own."
+    )
+    chunk_size: int = _setting(800, "Target chunk size in characters.")
+    chunk_overlap: int = _setting(100, "Characters shared by neighbouring chunks.")
+    top_k: int = _setting(5, "Chunks per retrieval.")
+    search_mode: SearchMode = _setting("hybrid", "Retrieval mode: dense, sparse (BM25) or hybrid.")
+    ranker: RankerType = _setting(
+        "rrf", "How hybrid results are fused: rrf, weighted, or model (coarse hybrid then rerank)."
+    )
+    rrf_k: int = _setting(60, "The k constant of reciprocal rank fusion.")
+    dense_weight: float = _setting(
+        0.5, "Weight of the dense side for the weighted ranker (sparse gets 1 - this)."
+    )
+    rerank_candidates: int = _setting(
+        20, "Coarse candidates handed to the rerank step of the model ranker."
+    )
+    max_depth: int = _setting(2, "Maximum recursion depth of sub-RAG runs (0 = no recursion).")
+    max_subqueries: int = _setting(3, "Maximum sub-runs started per level.")
+    max_llm_calls: int = _setting(
+        60, "Maximum LLM-role calls for one question (judges, follow-ups, answers)."
+    )
+    llm_timeout_s: float = _setting(60.0, "Timeout of one LLM call, in seconds.")
+    llm_retries: int = _setting(2, "Retries of a failed or malformed LLM call before degrading.")
+    checkpointer_uri: str = _setting(
+        "",
+        "Checkpoint store: empty = SQLite <data_dir>/checkpoints.sqlite; postgresql://... for Postgres.",
+    )
+    answer_token_budget: int = _setting(
+        3000, "Token budget of the chunk context given to the answer step."
+    )
+    graph_token_budget: dict = _setting(
+        {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600},
+        "Token budgets of the knowledge-graph context (seed 05), per part.",
+    )
+    prompt_overrides: dict = _setting(
+        {}, "Prompt templates replaced for this run, by name (e.g. {'judge': '...'})."
+    )
+
+    def __post_init__(self) -> None:
+        hints = get_type_hints(type(self))
+        for f in fields(self):
+            declared = f.metadata.get("default", MISSING)
+            current = getattr(self, f.name)
+            raw = os.environ.get(ENV_PREFIX + f.name.upper())
+            if raw is not None and raw != "" and current == declared:
+                current = _parse(f.name, hints[f.name], raw)
+            setattr(self, f.name, _check(f.name, hints[f.name], current))
+
+    @property
+    def data_path(self) -> Path:
+        """The data directory as a path."""
+        return Path(self.data_dir).expanduser()
+
+    @property
+    def resolved_milvus_uri(self) -> str:
+        """The Milvus URI, defaulting to a Milvus Lite file in the data directory."""
+        return self.milvus_uri or str(self.data_path / "milvus.db")
+
+    @property
+    def resolved_checkpointer_uri(self) -> str:
+        """The checkpointer URI, defaulting to a SQLite file in the data directory."""
+        return self.checkpointer_uri or str(self.data_path / "checkpoints.sqlite")
+
+    @property
+    def offline(self) -> bool:
+        """Whether no chat model is configured, so the offline reasoner takes every LLM role."""
+        return not self.chat_model
+
+    def describe(self) -> list[tuple[str, Any, str, str]]:
+        """Return (name, value, source, description) rows; source is env or default or explicit."""
+        rows = []
+        for f in fields(self):
+            value = getattr(self, f.name)
+            env = os.environ.get(ENV_PREFIX + f.name.upper())
+            if value == f.metadata.get("default"):
+                source = "default"
+            elif env is not None and str(value) == str(
+                _parse(f.name, get_type_hints(type(self))[f.name], env)
+            ):
+                source = "env"
+            else:
+                source = "explicit"
+            rows.append((f.name, value, source, f.metadata["description"]))
+        return rows
+
+
+def _parse(name: str, hint: Any, raw: str) -> Any:
+    """Turn an environment string into the field's type, or fail naming the variable."""
+    var = ENV_PREFIX + name.upper()
+    try:
+        if hint is bool:
+            if raw.lower() in {"1", "true", "yes", "on"}:
+                return True
+            if raw.lower() in {"0", "false", "no", "off"}:
+                return False
+            raise ValueError(raw)
+        if hint is int:
+            return int(raw)
+        if hint is float:
+            return float(raw)
+        if hint is dict or get_origin(hint) is dict:
+            value = json.loads(raw)
+            if not isinstance(value, dict):
+                raise ValueError(raw)
+            return value
+    except (ValueError, json.JSONDecodeError) as exc:
+        raise SettingsError(
+            f"{var}={raw!r} is not a valid {getattr(hint, '__name__', hint)}"
+        ) from exc
+    return raw
+
+
+def _check(name: str, hint: Any, value: Any) -> Any:
+    """Validate a value against Literal choices and basic bounds."""
+    if get_origin(hint) is Literal and value not in get_args(hint):
+        choices = ", ".join(map(str, get_args(hint)))
+        raise SettingsError(f"setting {name}={value!r} is not one of: {choices}")
+    if hint in (int, float) and isinstance(value, (int, float)) and value < 0:
+        raise SettingsError(f"setting {name}={value!r} must not be negative")
+    return value

@@ -1,0 +1,1 @@
+"""Ingestion: load files, split them into chunks, index them idempotently."""

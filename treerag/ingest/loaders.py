@@ -1,0 +1,154 @@
+"""Load .txt, .md, .pdf, .json and .jsonl files into sections of text with metadata."""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".json", ".jsonl"}
+
+
+class LoadError(Exception):
+    """A file could not be loaded; the message says why (it is skipped, the rest goes in)."""
+
+
+@dataclass
+class Section:
+    """A piece of a file to be split: its text plus what locates it (heading path, page, record)."""
+
+    source: str
+    title: str
+    text: str
+    kind: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class JsonFields:
+    """Which keys of a JSON record hold its text, title and id."""
+
+    text: str = "text"
+    title: str = "title"
+    id: str = "id"
+
+
+def discover(
+    roots: Sequence[Path], include: Sequence[str] = (), exclude: Sequence[str] = ()
+) -> list[Path]:
+    """List supported files under the roots (files or folders), filtered by glob patterns."""
+    found: list[Path] = []
+    for root in roots:
+        if not root.exists():
+            raise FileNotFoundError(f"{root}: no such file or folder")
+        candidates = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
+        for path in candidates:
+            rel = path.name if root.is_file() else path.relative_to(root).as_posix()
+            if path.suffix.lower() not in SUPPORTED:
+                continue
+            if include and not any(fnmatch.fnmatch(rel, g) for g in include):
+                continue
+            if any(fnmatch.fnmatch(rel, g) for g in exclude):
+                continue
+            if any(part.startswith(".") for part in Path(rel).parts):
+                continue  # hidden files and folders (.git, .venv) are never documents
+            found.append(path.resolve())
+    return found
+
+
+def load(path: Path, json_fields: JsonFields | None = None) -> list[Section]:
+    """Load one file into sections; raise LoadError for unreadable, binary or empty files."""
+    suffix = path.suffix.lower()
+    source = path.as_posix()
+    if suffix == ".pdf":
+        sections = list(_load_pdf(path, source))
+    elif suffix in (".json", ".jsonl"):
+        sections = list(_load_json(path, source, json_fields or JsonFields()))
+    else:
+        text = _read_text(path)
+        kind = "text" if suffix == ".txt" else "markdown"
+        sections = [Section(source, _title_of(text, kind) or path.stem, text, kind)]
+    sections = [s for s in sections if s.text.strip()]
+    if not sections:
+        raise LoadError(f"{path}: empty (no text to index)")
+    return sections
+
+
+def _title_of(text: str, kind: str) -> str:
+    """The first level-one heading of a markdown text, if any."""
+    if kind == "markdown":
+        for line in text.splitlines():
+            if line.startswith("# "):
+                return line[2:].strip()
+    return ""
+
+
+def _read_text(path: Path) -> str:
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LoadError(f"{path}: cannot read ({exc.strerror or exc})") from exc
+    if b"\x00" in raw[:8192]:
+        raise LoadError(f"{path}: looks binary (NUL bytes), not text")
+    for encoding in ("utf-8-sig", "gb18030"):
+        try:
+            return raw.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+    raise LoadError(f"{path}: not UTF-8 or GB18030 text")
+
+
+def _load_pdf(path: Path, source: str) -> Iterator[Section]:
+    from pypdf import PdfReader
+    from pypdf.errors import PdfReadError
+
+    try:
+        reader = PdfReader(str(path))
+        pages = [(i + 1, page.extract_text() or "") for i, page in enumerate(reader.pages)]
+    except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
+        raise LoadError(f"{path}: not a readable PDF ({exc})") from exc
+    title = path.stem
+    meta_title = getattr(reader.metadata, "title", None) if reader.metadata else None
+    if meta_title:
+        title = str(meta_title)
+    for number, text in pages:
+        yield Section(source, title, text, "text", {"page": number})
+
+
+def _load_json(path: Path, source: str, keys: JsonFields) -> Iterator[Section]:
+    text = _read_text(path)
+    if path.suffix.lower() == ".jsonl":
+        records = []
+        for lineno, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                records.append((lineno, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise LoadError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from exc
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise LoadError(f"{path}:{exc.lineno}: invalid JSON ({exc.msg})") from exc
+        items = data if isinstance(data, list) else [data]
+        records = [(i + 1, r) for i, r in enumerate(items)]
+    for where, record in records:
+        if not isinstance(record, dict) or not isinstance(record.get(keys.text), str):
+            raise LoadError(
+                f"{path}: record {where} has no string field {keys.text!r} "
+                "(choose the field with --json-text)"
+            )
+        rid = str(record.get(keys.id, where))
+        title = str(record.get(keys.title) or f"{path.stem} {rid}")
+        extra = {
+            k: v
+            for k, v in record.items()
+            if k not in (keys.text, keys.title, keys.id) and isinstance(v, (str, int, float, bool))
+        }
+        yield Section(
+            f"{source}#{rid}", title, record[keys.text], "text", {"record_id": rid, **extra}
+        )

@@ -1,0 +1,97 @@
+"""Chat model and embeddings from "provider:model" strings; offline defaults when none is set."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from treerag.context import Context, SettingsError
+
+if TYPE_CHECKING:
+    from langchain_core.embeddings import Embeddings
+    from langchain_core.language_models import BaseChatModel
+
+OPENAI_PROVIDERS = {"openai"}
+
+
+def split_model_string(value: str, setting: str) -> tuple[str, str]:
+    """Split "provider:model" and check the provider, naming the setting on error."""
+    provider, sep, model = value.partition(":")
+    if not sep or not model:
+        raise SettingsError(
+            f"{setting}={value!r}: expected 'provider:model', e.g. 'openai:gpt-4o-mini'"
+        )
+    if provider not in OPENAI_PROVIDERS:
+        raise SettingsError(
+            f"{setting}={value!r}: unknown provider {provider!r}; use 'openai:<model>' for any "
+            "OpenAI-compatible endpoint (OpenAI, DeepSeek, DashScope, vLLM, Ollama) and set "
+            "OPENAI_BASE_URL / TREERAG_CHAT_BASE_URL to its URL"
+        )
+    return provider, model
+
+
+def _require_key(setting: str) -> None:
+    if not os.environ.get("OPENAI_API_KEY"):
+        raise SettingsError(
+            f"{setting} names an OpenAI-compatible model but OPENAI_API_KEY is not set "
+            "(use any non-empty value for endpoints without keys, e.g. a local vLLM or Ollama)"
+        )
+
+
+def get_chat_model(ctx: Context) -> BaseChatModel | None:
+    """Build the configured chat model, or return None when the offline reasoner should answer."""
+    if not ctx.chat_model:
+        return None
+    _, model = split_model_string(ctx.chat_model, "TREERAG_CHAT_MODEL")
+    _require_key("TREERAG_CHAT_MODEL")
+    from langchain_openai import ChatOpenAI
+
+    kwargs: dict = {"model": model, "timeout": ctx.llm_timeout_s, "max_retries": 0}
+    if ctx.chat_base_url:
+        kwargs["base_url"] = ctx.chat_base_url
+    return ChatOpenAI(**kwargs)
+
+
+def get_embeddings(ctx: Context) -> Embeddings:
+    """Build the configured embeddings; the default runs offline (all-MiniLM-L6-v2 on ONNX)."""
+    return _cached_embeddings(
+        ctx.embedding_model,
+        ctx.embedding_base_url or ctx.chat_base_url,
+        ctx.embedding_dimensions,
+    )
+
+
+@lru_cache(maxsize=8)
+def _cached_embeddings(name: str, base_url: str, dimensions: int) -> Embeddings:
+    # One instance per configuration: loading the ONNX session costs ~0.3 s.
+    if name in ("minilm", "default", ""):
+        from treerag.embeddings import OnnxMiniLMEmbeddings
+
+        return OnnxMiniLMEmbeddings()
+    _, model = split_model_string(name, "TREERAG_EMBEDDING_MODEL")
+    _require_key("TREERAG_EMBEDDING_MODEL")
+    from langchain_openai import OpenAIEmbeddings
+
+    kwargs: dict = {"model": model}
+    if base_url:
+        kwargs["base_url"] = base_url
+        # Non-OpenAI endpoints do not accept pre-tokenised input (seed 02's DashScope setup).
+        kwargs["check_embedding_ctx_length"] = False
+    if dimensions:
+        kwargs["dimensions"] = dimensions
+    return OpenAIEmbeddings(**kwargs)
+
+
+def get_default_embeddings() -> Embeddings:
+    """Return the embeddings configured by the environment (or the offline default)."""
+    return get_embeddings(Context())
+
+
+def embedding_dimension(embeddings: Embeddings) -> int:
+    """Return the vector size an embeddings object produces (probes once if unknown)."""
+    from treerag.embeddings import DIMENSION, OnnxMiniLMEmbeddings
+
+    if isinstance(embeddings, OnnxMiniLMEmbeddings):
+        return DIMENSION
+    return len(embeddings.embed_query("dimension probe"))

@@ -1,0 +1,1 @@
+"""Retrievers: Milvus hybrid chunk search, keyword-tree and knowledge-graph retrieval."""

@@ -1,0 +1,263 @@
+"""The Milvus collection of chunks: text, dense vector and BM25 sparse vector, with metadata."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from treerag.context import Context
+
+log = logging.getLogger(__name__)
+INFO_PROPERTY = "treerag.info"
+
+TEXT, DENSE, SPARSE = "text", "dense", "sparse"
+VECTOR_FIELDS = (DENSE, SPARSE)
+SCALAR_FIELDS = ["text", "source", "title", "chunk_index", "content_hash", "meta"]
+MAX_TEXT_BYTES = 65_535
+# Milvus Lite accepts only these two tokenizers (LANDMINES.md); jieba also splits Latin words.
+ANALYZERS = {
+    # search mode also indexes the sub-words of long words (布兰德 -> 布兰, 兰德, 布兰德).
+    "jieba": {
+        "tokenizer": {"type": "jieba", "mode": "search", "hmm": True},
+        "filter": ["lowercase"],
+    },
+    "standard": {"tokenizer": "standard", "filter": ["lowercase"]},
+}
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+
+
+class StoreError(RuntimeError):
+    """The chunk store cannot be used as asked; the message says what to do."""
+
+
+class EmptyStoreError(StoreError):
+    """Nothing has been ingested into the collection yet."""
+
+
+@dataclass
+class Chunk:
+    """One chunk ready to be written: id, text and metadata (without vectors)."""
+
+    id: str
+    text: str
+    source: str
+    title: str
+    chunk_index: int
+    content_hash: str
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
+    """Choose the BM25 analyzer: the setting, or jieba when the sample holds any CJK text."""
+    if setting != "auto":
+        return setting
+    return "jieba" if any(_CJK.search(t) for t in sample_texts) else "standard"
+
+
+_clients: dict[str, Any] = {}
+_clients_lock = threading.Lock()
+
+
+def milvus_client(uri: str, token: str = "") -> Any:
+    """Return a shared MilvusClient for a URI (one per process: Milvus Lite locks its file)."""
+    from pymilvus import MilvusClient
+
+    # pymilvus configures its own loggers on import; it warns on every Milvus Lite query
+    # iterator and logs a traceback for errors that we turn into messages of our own.
+    for name in ("pymilvus", "pymilvus.milvus_client"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    key = f"{uri}|{token}"
+    with _clients_lock:
+        if key not in _clients:
+            if "://" not in uri:
+                Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                _clients[key] = MilvusClient(uri=uri, token=token) if token else MilvusClient(uri)
+            except Exception as exc:  # pymilvus raises several types for an unreachable URI
+                raise StoreError(
+                    f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}"
+                ) from exc
+        return _clients[key]
+
+
+class ChunkStore:
+    """A Milvus collection of chunks, created on first write with the right schema.
+
+    The schema is built with pymilvus directly: Milvus Lite refuses langchain-milvus's default
+    sparse index (AUTOINDEX / drop_ratio_build), and BM25 needs SPARSE_INVERTED_INDEX with
+    metric BM25 (LANDMINES.md). The embedder name, dimension and analyzer are recorded in the
+    collection description so a later mismatch is reported instead of returning nonsense.
+    """
+
+    def __init__(self, ctx: Context, embeddings: Any, embedding_name: str | None = None):
+        """Open (not create) the collection named by the context."""
+        self.ctx = ctx
+        self.embeddings = embeddings
+        self.embedding_name = embedding_name or ctx.embedding_model
+        self.name = ctx.collection
+        self.client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
+        self._loaded = False
+
+    # -- collection ----------------------------------------------------------------------
+    def exists(self) -> bool:
+        """Whether the collection exists."""
+        return bool(self.client.has_collection(self.name))
+
+    def info(self) -> dict[str, Any]:
+        """The settings recorded when the collection was created."""
+        props = self.client.describe_collection(self.name).get("properties") or {}
+        try:
+            return json.loads(props.get(INFO_PROPERTY, "{}"))
+        except json.JSONDecodeError:
+            return {}
+
+    def ensure(self, dimension: int, sample_texts: Sequence[str] = ()) -> None:
+        """Create the collection if missing; check the embedder matches if present."""
+        if self.exists():
+            self.check_compatible(dimension)
+            self.load()
+            return
+        from pymilvus import DataType, Function, FunctionType
+
+        analyzer = pick_analyzer(self.ctx.analyzer, sample_texts)
+        info = {"embedding": self.embedding_name, "dimension": dimension, "analyzer": analyzer}
+        schema = self.client.create_schema(auto_id=False)
+        schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
+        schema.add_field(
+            TEXT,
+            DataType.VARCHAR,
+            max_length=MAX_TEXT_BYTES,
+            enable_analyzer=True,
+            analyzer_params=ANALYZERS[analyzer],
+        )
+        schema.add_field("source", DataType.VARCHAR, max_length=4096)
+        schema.add_field("title", DataType.VARCHAR, max_length=1024)
+        schema.add_field("chunk_index", DataType.INT64)
+        schema.add_field("content_hash", DataType.VARCHAR, max_length=64)
+        schema.add_field("meta", DataType.JSON)
+        schema.add_field(DENSE, DataType.FLOAT_VECTOR, dim=dimension)
+        schema.add_field(SPARSE, DataType.SPARSE_FLOAT_VECTOR)
+        schema.add_function(
+            Function(
+                name="bm25",
+                function_type=FunctionType.BM25,
+                input_field_names=[TEXT],
+                output_field_names=[SPARSE],
+            )
+        )
+        index = self.client.prepare_index_params()
+        index.add_index(
+            DENSE, index_type="FLAT" if self._is_lite() else "HNSW", metric_type="COSINE"
+        )
+        index.add_index(SPARSE, index_type="SPARSE_INVERTED_INDEX", metric_type="BM25")
+        self.client.create_collection(self.name, schema=schema, index_params=index)
+        # Milvus Lite drops the schema description; collection properties persist.
+        self.client.alter_collection_properties(
+            self.name, properties={INFO_PROPERTY: json.dumps(info)}
+        )
+        self._loaded = True
+        log.info("created collection %s (%s)", self.name, info)
+
+    def _is_lite(self) -> bool:
+        return "://" not in self.ctx.resolved_milvus_uri
+
+    def check_compatible(self, dimension: int) -> None:
+        """Fail clearly when the collection was built with another embedder."""
+        info = self.info()
+        if info and (
+            info.get("dimension") != dimension or info.get("embedding") != self.embedding_name
+        ):
+            raise StoreError(
+                f"collection {self.name!r} was built with embeddings {info.get('embedding')!r} "
+                f"({info.get('dimension')}-d) but TREERAG_EMBEDDING_MODEL is "
+                f"{self.embedding_name!r} ({dimension}-d): use the same model, or another "
+                "TREERAG_COLLECTION, or `treerag ingest --rebuild` to start over"
+            )
+
+    def require_data(self) -> None:
+        """Raise EmptyStoreError unless the collection exists and holds chunks."""
+        if not self.exists():
+            raise EmptyStoreError(
+                f"no collection {self.name!r} at {self.ctx.resolved_milvus_uri}: "
+                "run `treerag ingest <folder>` first"
+            )
+        self.load()
+        if self.count() == 0:
+            raise EmptyStoreError(
+                f"no documents in collection {self.name!r} at {self.ctx.resolved_milvus_uri}: "
+                "run `treerag ingest <folder>` first"
+            )
+
+    def load(self) -> None:
+        """Load the collection for search (a fresh process finds it released)."""
+        if not self._loaded:
+            self.client.load_collection(self.name)
+            self._loaded = True
+
+    def drop(self) -> None:
+        """Drop the collection (everything in it)."""
+        if self.exists():
+            self.client.drop_collection(self.name)
+
+    # -- rows ----------------------------------------------------------------------------
+    def count(self) -> int:
+        """Number of chunks stored."""
+        self.load()
+        rows = self.client.query(self.name, filter="", output_fields=["count(*)"])
+        return int(rows[0]["count(*)"]) if rows else 0
+
+    def ids_by_source(self) -> dict[str, set[str]]:
+        """Map every stored source to the ids of its chunks."""
+        self.load()
+        out: dict[str, set[str]] = {}
+        it = self.client.query_iterator(
+            self.name, filter="", output_fields=["source"], batch_size=2000
+        )
+        try:
+            while batch := it.next():
+                for row in batch:
+                    out.setdefault(row["source"], set()).add(row["id"])
+        finally:
+            it.close()
+        return out
+
+    def insert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
+        """Write chunks with their dense vectors (BM25 vectors are computed by Milvus)."""
+        rows = [
+            {
+                "id": c.id,
+                TEXT: c.text,
+                "source": c.source,
+                "title": c.title[:1000],
+                "chunk_index": c.chunk_index,
+                "content_hash": c.content_hash,
+                "meta": c.meta,
+                DENSE: list(v),
+            }
+            for c, v in zip(chunks, vectors, strict=True)
+        ]
+        if rows:
+            self.client.upsert(self.name, rows)
+
+    def delete(self, ids: Iterable[str]) -> None:
+        """Delete chunks by id."""
+        ids = list(ids)
+        for start in range(0, len(ids), 1000):
+            self.client.delete(self.name, ids=ids[start : start + 1000])
+
+    def get(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        """Fetch stored rows by id (without vectors)."""
+        if not ids:
+            return []
+        self.load()
+        return list(self.client.get(self.name, ids=list(ids), output_fields=SCALAR_FIELDS))
+
+    def flush(self) -> None:
+        """Seal written data: unflushed searches are ~30x slower on Milvus Lite (LANDMINES.md)."""
+        self.client.flush(self.name)
