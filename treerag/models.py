@@ -6,13 +6,20 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from langchain_core.language_models import BaseChatModel
+
 from treerag.context import Context, SettingsError
 
 if TYPE_CHECKING:
     from langchain_core.embeddings import Embeddings
-    from langchain_core.language_models import BaseChatModel
 
 OPENAI_PROVIDERS = {"openai"}
+_registered_chat_models: dict[str, BaseChatModel] = {}
+
+
+def register_chat_model(name: str, model: BaseChatModel) -> None:
+    """Make a chat model object usable as `registered:<name>` (any LangChain chat model)."""
+    _registered_chat_models[name] = model
 
 
 def split_model_string(value: str, setting: str) -> tuple[str, str]:
@@ -22,6 +29,8 @@ def split_model_string(value: str, setting: str) -> tuple[str, str]:
         raise SettingsError(
             f"{setting}={value!r}: expected 'provider:model', e.g. 'openai:gpt-4o-mini'"
         )
+    if provider == "registered":
+        return provider, model
     if provider not in OPENAI_PROVIDERS:
         raise SettingsError(
             f"{setting}={value!r}: unknown provider {provider!r}; use 'openai:<model>' for any "
@@ -43,7 +52,14 @@ def get_chat_model(ctx: Context) -> BaseChatModel | None:
     """Build the configured chat model, or return None when the offline reasoner should answer."""
     if not ctx.chat_model:
         return None
-    _, model = split_model_string(ctx.chat_model, "TREERAG_CHAT_MODEL")
+    provider, model = split_model_string(ctx.chat_model, "TREERAG_CHAT_MODEL")
+    if provider == "registered":
+        if model not in _registered_chat_models:
+            raise SettingsError(
+                f"TREERAG_CHAT_MODEL={ctx.chat_model!r}: no chat model registered as {model!r} "
+                "(call treerag.models.register_chat_model first)"
+            )
+        return _registered_chat_models[model]
     _require_key("TREERAG_CHAT_MODEL")
     from langchain_openai import ChatOpenAI
 

@@ -29,10 +29,11 @@ def _main() -> None:
 
 def _register() -> None:
     """Attach every command family to the root app."""
-    from treerag.cli import demo, doctor, ingest, search
+    from treerag.cli import ask, demo, doctor, ingest, search
 
     ingest.register(app)
     search.register(app)
+    ask.register(app)
     doctor.register(app)
     demo.register(app)
 

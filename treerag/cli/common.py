@@ -6,7 +6,7 @@ import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -33,7 +33,7 @@ def make_context(**overrides: Any):
         fail(str(exc), code=2)
 
 
-def fail(message: str, code: int = 1) -> None:
+def fail(message: str, code: int = 1) -> NoReturn:
     """Print an error to stderr and exit with a non-zero code."""
     err_console.print(f"[bold red]error:[/] {message}", highlight=False)
     raise typer.Exit(code)

@@ -1,0 +1,200 @@
+import json
+
+import pytest
+
+from treerag.api import ask, tree
+from treerag.search_tree import size
+
+from ..fakes import ScriptedChatModel
+
+
+def verdict(score, followup="", reason="scripted"):
+    return json.dumps(
+        {"score": score, "reason": reason, "followup_question": followup, "quote": ""}
+    )
+
+
+def always_partial(question, title, text):
+    return verdict(1, followup=f"{question} / {title} {hash(text) % 10_000}")
+
+
+async def test_judges_of_one_level_run_concurrently(make_ctx):
+    model = ScriptedChatModel(judge_script=lambda q, t, x: verdict(0), delay_s=0.2)
+    result = await ask("Who founded Quillhaven?", make_ctx(model, max_depth=0, top_k=5))
+    assert len(result["tree"]["chunks"]) == 5
+    assert model.max_in_flight == 5  # all five judges were awaiting at the same time
+
+
+async def test_recursion_reaches_max_depth_and_stops(make_ctx):
+    model = ScriptedChatModel(judge_script=always_partial)
+    ctx = make_ctx(model, max_depth=2, max_subqueries=2, top_k=3, max_llm_calls=500)
+    result = await ask("Where was Orla Venn born?", ctx)
+    shape = size(result["tree"])
+    assert shape["depth"] == 2
+    assert shape["runs"] == 1 + 2 + 4  # two sub-runs per level, two levels down
+    leaves = [c["child"] for c in result["tree"]["chunks"] if c.get("child")]
+    assert all(
+        not cc.get("child")
+        for leaf in leaves
+        for c in leaf["chunks"]
+        for cc in [c.get("child") or {}]
+        if cc
+    )
+
+
+async def test_a_level_with_a_sufficient_chunk_does_not_recurse(make_ctx):
+    def script(question, title, text):
+        return verdict(2) if "Maud Harrow" in text else verdict(1, followup=f"more about {title}?")
+
+    model = ScriptedChatModel(judge_script=script)
+    result = await ask("Who led the fishers who founded Quillhaven?", make_ctx(model, top_k=5))
+    scores = [c["score"] for c in result["tree"]["chunks"]]
+    assert 2 in scores and 1 in scores
+    assert size(result["tree"])["runs"] == 1
+
+
+async def test_children_are_checkpointed_under_their_own_thread_ids(make_ctx):
+    model = ScriptedChatModel(judge_script=always_partial, answer_text="Child answer [1].")
+    ctx = make_ctx(model, max_depth=1, max_subqueries=2, top_k=3)
+    result = await ask("Where was Orla Venn born?", ctx, thread_id="root-x")
+    children = [c for c in result["tree"]["chunks"] if c.get("child_thread_id")]
+    assert len(children) == 2
+    for chunk in children:
+        assert chunk["child_thread_id"] == f"root-x/{chunk['rank']}"
+        child = await tree(chunk["child_thread_id"], ctx)
+        assert child["question"] == chunk["followup"]
+        assert child["depth"] == 1 and child["answer"] == "Child answer [1]."
+
+
+async def test_rebuilt_tree_equals_streamed_tree(make_ctx):
+    model = ScriptedChatModel(judge_script=always_partial)
+    ctx = make_ctx(model, max_depth=2, max_subqueries=2, top_k=3, max_llm_calls=500)
+    result = await ask("Which guild built the Saltwren?", ctx)
+    rebuilt = await tree(result["thread_id"], ctx)
+    assert rebuilt == result["tree"]
+    assert size(rebuilt)["runs"] == 7
+
+
+async def test_follow_ups_are_not_asked_twice_and_subqueries_are_capped(make_ctx):
+    model = ScriptedChatModel(
+        judge_script=lambda q, t, x: verdict(1, followup="the same follow-up?")
+    )
+    result = await ask("Who is Perrin Osk?", make_ctx(model, max_depth=2, top_k=4))
+    assert size(result["tree"])["runs"] == 2  # one sub-run; its identical follow-ups are dropped
+
+    model = ScriptedChatModel(judge_script=always_partial)
+    result = await ask(
+        "Who is Perrin Osk?", make_ctx(model, max_depth=1, max_subqueries=1, top_k=4)
+    )
+    assert size(result["tree"])["runs"] == 2
+
+
+async def test_llm_budget_degrades_judges_instead_of_overspending(make_ctx):
+    model = ScriptedChatModel(judge_script=always_partial)
+    result = await ask("Who is Perrin Osk?", make_ctx(model, max_depth=2, top_k=5, max_llm_calls=4))
+    chunks = result["tree"]["chunks"]
+    assert sum(1 for c in chunks if c.get("error", "").startswith("budget")) >= 2
+    assert result["llm_calls"] <= 4
+
+
+async def test_malformed_output_is_retried_then_degrades(make_ctx):
+    attempts: dict[str, int] = {}
+
+    def flaky(question, title, text):
+        attempts[text] = attempts.get(text, 0) + 1
+        if "Maud Harrow" in text:
+            return "this is not json"  # always malformed
+        return verdict(0) if attempts[text] > 1 else '{"score": 1}'  # score 1 without follow-up
+
+    model = ScriptedChatModel(judge_script=flaky)
+    result = await ask(
+        "Who founded Quillhaven?", make_ctx(model, max_depth=0, top_k=5, llm_retries=2)
+    )
+    chunks = result["tree"]["chunks"]
+    bad = [c for c in chunks if "Maud Harrow" in c.get("quote", "") or c.get("error")]
+    assert bad and all(c["score"] == 0 and c["error"] for c in bad)
+    assert all(n in (2, 3) for n in attempts.values())  # retried once (fixed) or twice (gave up)
+    fixed = [c for c in chunks if not c.get("error")]
+    assert fixed and all(c["score"] == 0 for c in fixed)
+
+
+async def test_timeout_degrades_to_an_error_verdict(make_ctx):
+    model = ScriptedChatModel(judge_script=lambda q, t, x: verdict(2), delay_s=0.5)
+    ctx = make_ctx(model, max_depth=0, top_k=2, llm_timeout_s=0.05, llm_retries=1)
+    result = await ask("Who founded Quillhaven?", ctx)
+    assert all(
+        c["score"] == 0 and c["error"].startswith("timeout") for c in result["tree"]["chunks"]
+    )
+    assert result["answer"]  # the run still answers
+
+
+async def test_judge_cache_is_reused_across_runs(make_ctx):
+    model = ScriptedChatModel(judge_script=lambda q, t, x: verdict(0))
+    ctx = make_ctx(model, max_depth=0, top_k=3)
+    await ask("Who founded Quillhaven?", ctx)
+    calls_before = len(model.prompts)
+    second = await ask("Who founded Quillhaven?", ctx)
+    assert len(model.prompts) == calls_before + 1  # only the answer; verdicts came from the cache
+    assert all(c["cached"] for c in second["tree"]["chunks"])
+
+
+async def test_answer_prompt_holds_evidence_and_sub_answers(make_ctx):
+    def script(question, title, text):
+        if "/" in question:
+            return verdict(2)
+        return verdict(1, followup=f"{question} / {title} {hash(text) % 10_000}")
+
+    model = ScriptedChatModel(judge_script=script, answer_text="Answer [1].")
+    tokens: list[str] = []
+    result = await ask(
+        "Where was Orla Venn born?",
+        make_ctx(model, max_depth=1, max_subqueries=1, top_k=2),
+        on_token=lambda t, m: tokens.append(t),
+    )
+    assert "".join(tokens) == "Answer [1]." == result["answer"]  # root tokens only, streamed
+    root_prompt = model.prompts[-1]
+    assert (
+        "Where was Orla Venn born?" in root_prompt
+        and "Follow-up answer: Answer [1]." in root_prompt
+    )
+    assert result["citations"][0]["n"] == 1 and result["citations"][0]["chunk_id"]
+
+
+async def test_nothing_ingested_says_run_ingest_first(tmp_path):
+    from treerag.context import Context
+
+    result = await ask("anything?", Context(data_dir=str(tmp_path), collection="none"))
+    assert "treerag ingest" in result["answer"]
+
+
+async def test_offline_reasoner_answers_a_two_hop_question(make_ctx):
+    ctx = make_ctx(max_depth=2, top_k=5)
+    tokens: list[str] = []
+    events: list[dict] = []
+    result = await ask(
+        "鹤烟灯塔的透镜由哪个行会烧制？",
+        ctx,
+        on_token=lambda t, m: tokens.append(t),
+        on_event=events.append,
+    )
+    assert result["answer"].startswith("[offline extractive answer]")
+    assert "烬玻璃行会" in result["answer"]
+    assert "".join(tokens) == result["answer"]  # streamed through the messages channel
+    assert {e["event"] for e in events} >= {
+        "run_started",
+        "chunks_retrieved",
+        "chunk_judged",
+        "answer_started",
+        "answer_finished",
+    }
+    assert result["citations"] and result["evidence"][0]["score"] >= 1
+    assert result["reasoner"] == "offline-heuristic-v1"
+
+
+@pytest.mark.parametrize("question", ["Which guild built the ship captained by Aldous Brennick?"])
+async def test_offline_recursion_reaches_the_second_hop(make_ctx, question):
+    result = await ask(question, make_ctx(max_depth=2, top_k=5))
+    titles = [e["title"] for e in result["evidence"][:8]]
+    depths = {e["depth"] for e in result["evidence"]}
+    assert any("Brennick" in t for t in titles)
+    assert max(depths) >= 1  # sub-runs contributed evidence

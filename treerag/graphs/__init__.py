@@ -1,0 +1,1 @@
+"""Graph builders (uncompiled) and the module-level compiled graphs named in langgraph.json."""

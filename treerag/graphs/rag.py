@@ -1,0 +1,42 @@
+"""The recursive LLM-as-judge rag graph: retrieve → judge (Send) → sub-RAG (Send) → answer."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
+
+from treerag.context import Context
+from treerag.nodes.answer import answer_question
+from treerag.nodes.judge import judge_chunk, route_to_judges
+from treerag.nodes.retrieve import retrieve_chunks
+from treerag.nodes.subrun import make_run_sub_rag, plan_followups, route_followups
+from treerag.state import RagInput, RagOutput, RagState
+
+
+@lru_cache(maxsize=1)
+def _plain_graph() -> CompiledStateGraph[Any, Any, Any, Any]:
+    """The graph compiled without a checkpointer; sub-runs pass their parent's in the config."""
+    return builder.compile(name="rag")
+
+
+builder = StateGraph(
+    RagState, context_schema=Context, input_schema=RagInput, output_schema=RagOutput
+)
+builder.add_node("retrieve_chunks", retrieve_chunks)  # type: ignore[call-overload]
+builder.add_node("judge_chunk", judge_chunk)  # type: ignore[call-overload]
+builder.add_node("plan_followups", plan_followups)
+builder.add_node("run_sub_rag", make_run_sub_rag(_plain_graph))
+builder.add_node("answer_question", answer_question)
+builder.add_edge(START, "retrieve_chunks")
+builder.add_conditional_edges(
+    "retrieve_chunks", route_to_judges, ["judge_chunk", "answer_question"]
+)
+builder.add_edge("judge_chunk", "plan_followups")
+builder.add_conditional_edges("plan_followups", route_followups, ["run_sub_rag", "answer_question"])
+builder.add_edge("run_sub_rag", "answer_question")
+builder.add_edge("answer_question", END)
+
+graph = builder.compile(name="rag")

@@ -1,0 +1,66 @@
+"""Nodes: fan out one judge task per chunk (`Send`), and judge a chunk."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from treerag.context import Context
+from treerag.nodes.common import context_of, emit
+from treerag.reasoning import Judgement, get_reasoner
+from treerag.reasoning.judge_cache import judge_cache
+from treerag.reasoning.ledger import ledger_for
+from treerag.state import JudgeTask, RagState
+
+
+def route_to_judges(state: RagState) -> list[Send] | Literal["answer_question"]:
+    """Send every retrieved chunk to its own judge task, all in one parallel step."""
+    if not state.get("chunks"):
+        return "answer_question"
+    return [
+        Send(
+            "judge_chunk",
+            JudgeTask(
+                question=state["question"],
+                chunk=chunk,
+                thread_id=state.get("thread_id", ""),
+                root_thread_id=state.get("root_thread_id", ""),
+                depth=state.get("depth", 0),
+            ),
+        )
+        for chunk in state["chunks"]
+    ]
+
+
+async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
+    """Judge one chunk (cache first, then the reasoner, within the tree's LLM budget)."""
+    ctx = context_of(runtime)
+    chunk = task["chunk"]
+    reasoner = get_reasoner(ctx)
+    cache = judge_cache(ctx.data_path)
+    verdict = cache.get(task["question"], chunk["chunk_id"], reasoner.name)
+    cached = verdict is not None
+    if verdict is None:
+        ledger = ledger_for(task["root_thread_id"] or task["thread_id"], ctx.max_llm_calls)
+        if ledger.spend(1):
+            verdict = await reasoner.judge(task["question"], chunk.get("title", ""), chunk["text"])
+            ledger.refund(1 - verdict.calls)  # retries count as calls too
+            cache.put(task["question"], chunk["chunk_id"], reasoner.name, verdict)
+        else:
+            verdict = Judgement(
+                0,
+                "not judged: the LLM call budget is spent",
+                calls=0,
+                error=f"budget: max_llm_calls={ctx.max_llm_calls} reached",
+            )
+    record = {"chunk_id": chunk["chunk_id"], **verdict.as_record(), "cached": cached}
+    emit(
+        "chunk_judged",
+        thread_id=task["thread_id"],
+        root_thread_id=task["root_thread_id"],
+        depth=task["depth"],
+        **record,
+    )
+    return {"chunks": [record], "llm_calls": verdict.calls}

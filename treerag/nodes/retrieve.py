@@ -1,0 +1,75 @@
+"""Node: retrieve the chunks for this run's question."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from treerag.context import Context
+from treerag.nodes.common import context_of, emit, thread_of
+from treerag.reasoning.ledger import ledger_for
+from treerag.retrievers.chunk_store import EmptyStoreError
+from treerag.state import RagState
+
+
+def _search(ctx: Context, question: str) -> list[dict[str, Any]]:
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+    from treerag.retrievers.hybrid import from_context
+
+    retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)))
+    return [
+        {
+            "chunk_id": doc.id,
+            "rank": rank,
+            "title": doc.metadata.get("title", ""),
+            "source": doc.metadata.get("source", ""),
+            "text": doc.page_content,
+            "retrieval_score": round(score, 6),
+        }
+        for rank, (doc, score) in enumerate(retriever.get_similar_chunk_with_score(question), 1)
+    ]
+
+
+async def retrieve_chunks(
+    state: RagState, config: RunnableConfig, runtime: Runtime[Context]
+) -> dict:
+    """Retrieve top-k chunks; record this run's place in the tree."""
+    ctx = context_of(runtime)
+    thread_id = thread_of(config)
+    root = state.get("root_thread_id") or thread_id
+    tree = {"thread_id": thread_id, "root_thread_id": root, "depth": state.get("depth", 0)}
+    emit(
+        "run_started",
+        **tree,
+        question=state["question"],
+        parent_thread_id=state.get("parent_thread_id", ""),
+        parent_chunk_id=state.get("parent_chunk_id", ""),
+    )
+    if not state.get("depth", 0):
+        # The root reserves its own answer call; sub-runs are reserved by plan_followups.
+        ledger_for(root, ctx.max_llm_calls).spend(1, force=True)
+    try:
+        chunks = await asyncio.to_thread(_search, ctx, state["question"])
+        error = ""
+    except EmptyStoreError as exc:
+        chunks, error = [], str(exc)
+    emit(
+        "chunks_retrieved",
+        **tree,
+        chunks=[
+            {k: c[k] for k in ("chunk_id", "rank", "title", "source", "retrieval_score")}
+            for c in chunks
+        ],
+    )
+    return {
+        "thread_id": thread_id,
+        "root_thread_id": root,
+        "depth": state.get("depth", 0),
+        "chunks": {"replace": chunks},
+        "error": error,
+        "llm_calls": 0,
+    }

@@ -1,0 +1,152 @@
+"""Nodes: choose which partial chunks recurse, and run a sub-RAG under a child thread_id."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Literal
+
+from langchain_core.runnables import RunnableConfig
+from langgraph._internal._constants import CONFIG_KEY_CHECKPOINTER
+from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
+from langgraph.types import Send
+
+from treerag.context import Context
+from treerag.nodes.common import context_of, emit
+from treerag.reasoning.ledger import ledger_for
+from treerag.state import ChunkRecord, RagState, SubRunTask
+
+
+def child_thread_id(parent: str, chunk: ChunkRecord) -> str:
+    """Derive a child's thread_id from its parent's and the chunk's rank: `root/2/1`."""
+    return f"{parent}/{chunk['rank']}"
+
+
+def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
+    """Pick the partial chunks that recurse: none if any chunk scored 2 (seed 02's rule).
+
+    At most `max_subqueries` per level, best retrieval rank first, only while depth <
+    `max_depth`, and never a follow-up this tree has already asked.
+    """
+    ctx = context_of(runtime)
+    chunks = state.get("chunks", [])
+    if state.get("depth", 0) >= ctx.max_depth or any(c.get("score") == 2 for c in chunks):
+        return {}
+    ledger = ledger_for(
+        state.get("root_thread_id") or state.get("thread_id", ""), ctx.max_llm_calls
+    )
+    if state.get("depth", 0) == 0:
+        ledger.claim(state["question"])
+    planned: list[ChunkRecord] = []
+    partial = sorted(
+        (c for c in chunks if c.get("score") == 1 and c.get("followup")), key=lambda c: c["rank"]
+    )
+    for chunk in partial:
+        if len(planned) == ctx.max_subqueries:
+            break
+        # A sub-run needs its answer call reserved before it may start.
+        if ledger.claim(chunk["followup"]) and ledger.spend(1):
+            child = child_thread_id(state.get("thread_id", ""), chunk)
+            planned.append(ChunkRecord(chunk_id=chunk["chunk_id"], child_thread_id=child))
+    return {"chunks": planned} if planned else {}
+
+
+def route_followups(state: RagState) -> list[Send] | Literal["answer_question"]:
+    """Send each planned follow-up to its own sub-run task, all in parallel."""
+    sends = [
+        Send(
+            "run_sub_rag",
+            SubRunTask(
+                question=c["followup"],
+                chunk=c,
+                thread_id=state.get("thread_id", ""),
+                root_thread_id=state.get("root_thread_id", ""),
+                child_thread_id=c["child_thread_id"],
+                depth=state.get("depth", 0) + 1,
+            ),
+        )
+        for c in state.get("chunks", [])
+        if c.get("child_thread_id") and "sub_answer" not in c
+    ]
+    return sends or "answer_question"
+
+
+def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
+    """Build the sub-run node around a provider of the compiled rag graph it belongs to.
+
+    The provider is handed in by the graph builder so that nodes never import graphs.
+    """
+
+    async def run_sub_rag(
+        task: SubRunTask, config: RunnableConfig, runtime: Runtime[Context]
+    ) -> dict:
+        """Run the same graph on the follow-up question under the child's own thread_id.
+
+        A fresh config (not the node's) makes the child's checkpoints land under its own
+        thread_id (LANDMINES.md); the parent's checkpointer is handed on explicitly, and
+        the child's tree events and answer tokens are re-emitted on the parent's stream.
+        """
+        ctx = context_of(runtime)
+        child = task["child_thread_id"]
+        configurable: dict[str, Any] = {"thread_id": child}
+        checkpointer = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
+        if checkpointer is not None:
+            configurable[CONFIG_KEY_CHECKPOINTER] = checkpointer
+        child_input = {
+            "question": task["question"],
+            "depth": task["depth"],
+            "root_thread_id": task["root_thread_id"] or task["thread_id"],
+            "parent_thread_id": task["thread_id"],
+            "parent_chunk_id": task["chunk"]["chunk_id"],
+        }
+        emit(
+            "subrun_started",
+            thread_id=task["thread_id"],
+            root_thread_id=child_input["root_thread_id"],
+            chunk_id=task["chunk"]["chunk_id"],
+            child_thread_id=child,
+            question=task["question"],
+            depth=task["depth"] - 1,
+        )
+        writer = get_stream_writer()
+        final: dict[str, Any] = {}
+        async for mode, payload in graph().astream(
+            child_input,
+            {"configurable": configurable, "recursion_limit": 50},
+            context=ctx,
+            stream_mode=["custom", "messages", "values"],
+        ):
+            if mode == "custom":
+                writer(payload)
+            elif mode == "messages":
+                message, meta = payload
+                if meta.get("langgraph_node") == "answer_question" and message.content:
+                    writer(
+                        {
+                            "event": "token",
+                            "thread_id": child,
+                            "depth": task["depth"],
+                            "text": message.content,
+                        }
+                    )
+            else:
+                final = payload
+        record = {
+            "chunk_id": task["chunk"]["chunk_id"],
+            "child_thread_id": child,
+            "sub_answer": final.get("answer", ""),
+            "sub_evidence": final.get("evidence", []),
+            "sub_llm_calls": final.get("tree_llm_calls", 0),
+        }
+        emit(
+            "subrun_finished",
+            thread_id=task["thread_id"],
+            root_thread_id=child_input["root_thread_id"],
+            chunk_id=record["chunk_id"],
+            child_thread_id=child,
+            answer=record["sub_answer"],
+            depth=task["depth"] - 1,
+        )
+        return {"chunks": [record]}
+
+    return run_sub_rag

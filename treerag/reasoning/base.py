@@ -1,0 +1,85 @@
+"""The reasoner protocol: every LLM role (judge, follow-up, answer) behind one interface."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field, model_validator
+
+
+class JudgeVerdict(BaseModel):
+    """Your verdict on one passage: does it answer the question?"""
+
+    score: Literal[0, 1, 2] = Field(
+        description="2: the passage alone answers the question; 1: it holds part of what is "
+        "needed; 0: it does not help."
+    )
+    reason: str = Field(description="One sentence: why this score.")
+    followup_question: str = Field(
+        default="",
+        description="Required when score is 1: a self-contained question whose answer would "
+        "complete the passage, in the language of the question. Empty otherwise.",
+    )
+    quote: str = Field(default="", description="The sentence of the passage the verdict rests on.")
+
+    @model_validator(mode="after")
+    def _followup_when_partial(self) -> JudgeVerdict:
+        if self.score == 1 and not self.followup_question.strip():
+            raise ValueError("score 1 requires a followup_question")
+        return self
+
+
+@dataclass
+class Judgement:
+    """A verdict as the graph records it (an error degrades it to score 0)."""
+
+    score: int
+    reason: str
+    followup: str = ""
+    quote: str = ""
+    error: str = ""
+    calls: int = 1
+
+    def as_record(self) -> dict[str, Any]:
+        """Return the fields stored on a chunk record."""
+        record: dict[str, Any] = {
+            "score": self.score,
+            "reason": self.reason,
+            "followup": self.followup,
+            "quote": self.quote,
+        }
+        if self.error:
+            record["error"] = self.error
+        return record
+
+
+@dataclass
+class EvidenceItem:
+    """One numbered piece of evidence offered to the answer step."""
+
+    n: int
+    chunk_id: str
+    title: str
+    source: str
+    text: str
+    score: int
+    followup: str = ""
+    sub_answer: str = ""
+    support: list[str] = field(default_factory=list)
+    """Texts of the sub-run's best evidence, which complete a partial chunk."""
+
+
+class Reasoner(Protocol):
+    """Takes the LLM roles of a run. `name` identifies it in caches and in the tree."""
+
+    name: str
+    offline: bool
+
+    async def judge(self, question: str, title: str, text: str) -> Judgement:
+        """Judge one chunk; never raises (failures degrade to score 0 with `error`)."""
+        ...
+
+    async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
+        """Write the cited answer, streaming its tokens through the `messages` stream mode."""
+        ...

@@ -1,0 +1,99 @@
+"""The LLM reasoner: prompts, structured output, timeouts and retries, then graceful degradation."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+
+from treerag.prompts import get_prompt
+from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict
+
+
+class LLMReasoner:
+    """Every role through a chat model; a judge that keeps failing yields score 0 + `error`."""
+
+    offline = False
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        timeout_s: float = 60.0,
+        retries: int = 2,
+        prompt_overrides: dict[str, str] | None = None,
+    ):
+        """Wrap a chat model with the run's timeout, retries and prompt overrides."""
+        self.model = model
+        self.name = str(
+            getattr(model, "model_name", None)
+            or getattr(model, "model", None)
+            or type(model).__name__
+        )
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.prompts = prompt_overrides or {}
+
+    async def _call(self, runnable: Any, payload: Any) -> Any:
+        return await asyncio.wait_for(runnable.ainvoke(payload), timeout=self.timeout_s)
+
+    async def judge(self, question: str, title: str, text: str) -> Judgement:
+        """Ask for a structured verdict; retry malformed or late answers, then degrade."""
+        prompt = get_prompt("judge", self.prompts).format(question=question, title=title, text=text)
+        structured = self.model.with_structured_output(JudgeVerdict)
+        attempts = 0
+        try:
+            async for attempt in AsyncRetrying(
+                stop=stop_after_attempt(self.retries + 1),
+                retry=retry_if_exception_type(Exception),
+                reraise=True,
+            ):
+                with attempt:
+                    attempts += 1
+                    verdict = await self._call(structured, [HumanMessage(content=prompt)])
+                    if isinstance(verdict, dict):
+                        verdict = JudgeVerdict.model_validate(verdict)
+        except Exception as exc:  # degrade: the tree shows the failure, the run goes on
+            kind = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
+            return Judgement(
+                0,
+                f"judge failed after {attempts} attempt(s)",
+                error=f"{kind}: {exc}"[:300],
+                calls=attempts,
+            )
+        return Judgement(
+            verdict.score,
+            verdict.reason,
+            verdict.followup_question.strip(),
+            verdict.quote,
+            calls=attempts,
+        )
+
+    async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
+        """Stream a cited answer from the evidence (tokens flow to the `messages` stream)."""
+        prompt = get_prompt("answer", self.prompts).format(
+            question=question,
+            evidence=format_evidence(evidence),
+            extra_context=f"\nMore context:\n{extra_context}" if extra_context else "",
+        )
+        try:
+            message = await self._call(self.model, [HumanMessage(content=prompt)])
+        except Exception as exc:  # the answer degrades to the evidence list, never to nothing
+            cited = " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
+            return f"(the answer model failed: {type(exc).__name__}) Relevant evidence: {cited}"
+        return str(message.content)
+
+
+def format_evidence(evidence: list[EvidenceItem]) -> str:
+    """Render evidence for a prompt: number, title, text, and any sub-run answer."""
+    if not evidence:
+        return "(no relevant evidence was found)"
+    blocks = []
+    for item in evidence:
+        block = f"[{item.n}] {item.title}\n<<<\n{item.text}\n>>>"
+        if item.sub_answer:
+            block += f"\nFollow-up: {item.followup}\nFollow-up answer: {item.sub_answer}"
+        blocks.append(block)
+    return "\n\n".join(blocks)

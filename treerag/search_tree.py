@@ -1,0 +1,163 @@
+"""The search tree: rebuilt from checkpoints, folded from live events, rendered three ways."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+CHUNK_KEYS = (
+    "chunk_id",
+    "rank",
+    "title",
+    "source",
+    "retrieval_score",
+    "score",
+    "reason",
+    "followup",
+    "quote",
+    "error",
+    "cached",
+    "child_thread_id",
+)
+
+
+def _node(thread_id: str, question: str, depth: int) -> dict[str, Any]:
+    return {
+        "thread_id": thread_id,
+        "question": question,
+        "depth": depth,
+        "answer": "",
+        "chunks": [],
+    }
+
+
+def _chunk(record: dict[str, Any]) -> dict[str, Any]:
+    out = {k: record[k] for k in CHUNK_KEYS if k in record and record[k] not in ("", None)}
+    out["child"] = None
+    return out
+
+
+async def rebuild(graph: Any, thread_id: str) -> dict[str, Any] | None:
+    """Rebuild the tree under `thread_id` from the checkpointer alone (None if unknown)."""
+    snapshot = await graph.aget_state({"configurable": {"thread_id": thread_id}})
+    values = snapshot.values if snapshot else None
+    if not values:
+        return None
+    node = _node(thread_id, values.get("question", ""), values.get("depth", 0))
+    node["answer"] = values.get("answer", "")
+    for record in values.get("chunks", []):
+        chunk = _chunk(record)
+        if record.get("child_thread_id"):
+            chunk["child"] = await rebuild(graph, record["child_thread_id"])
+        node["chunks"].append(chunk)
+    return node
+
+
+class TreeFold:
+    """Fold the `custom` stream's tree events into the same structure `rebuild` returns."""
+
+    def __init__(self) -> None:
+        """Start with no tree."""
+        self.nodes: dict[str, dict[str, Any]] = {}
+        self.root: dict[str, Any] | None = None
+        self._pending_children: dict[str, tuple[str, str]] = {}
+
+    def apply(self, event: dict[str, Any]) -> None:
+        """Update the tree with one event."""
+        kind, tid = event.get("event"), event.get("thread_id", "")
+        if kind == "run_started":
+            node = _node(tid, event["question"], event.get("depth", 0))
+            self.nodes[tid] = node
+            parent = self.nodes.get(event.get("parent_thread_id", ""))
+            if parent is None and self.root is None:
+                self.root = node
+            elif parent is not None:
+                for chunk in parent["chunks"]:
+                    if chunk["chunk_id"] == event.get("parent_chunk_id"):
+                        chunk["child"] = node
+        elif kind == "chunks_retrieved" and tid in self.nodes:
+            self.nodes[tid]["chunks"] = [_chunk(c) for c in event["chunks"]]
+        elif kind in ("chunk_judged", "subrun_started") and tid in self.nodes:
+            fields = {k: v for k, v in event.items() if k in CHUNK_KEYS and v not in ("", None)}
+            for chunk in self.nodes[tid]["chunks"]:
+                if chunk["chunk_id"] == event["chunk_id"]:
+                    chunk.update({k: v for k, v in fields.items() if k != "chunk_id"})
+        elif kind == "answer_finished" and tid in self.nodes:
+            self.nodes[tid]["answer"] = event.get("answer", "")
+
+
+def size(tree: dict[str, Any] | None) -> dict[str, int]:
+    """Count runs, chunks and depth of a tree."""
+    if not tree:
+        return {"runs": 0, "chunks": 0, "depth": 0}
+    runs, chunks, depth = 1, len(tree["chunks"]), tree["depth"]
+    for chunk in tree["chunks"]:
+        if chunk.get("child"):
+            sub = size(chunk["child"])
+            runs, chunks, depth = (
+                runs + sub["runs"],
+                chunks + sub["chunks"],
+                max(depth, sub["depth"]),
+            )
+    return {"runs": runs, "chunks": chunks, "depth": depth}
+
+
+SCORE_STYLE = {0: "red", 1: "yellow", 2: "green"}
+
+
+def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
+    """Render as a rich Tree: questions, chunks coloured by score, follow-ups, sub-trees."""
+    from rich.markup import escape
+    from rich.tree import Tree
+
+    def add(parent: Any, node: dict[str, Any]) -> None:
+        for chunk in node["chunks"]:
+            score = chunk.get("score")
+            style = SCORE_STYLE.get(score, "dim") if score is not None else "dim"
+            shown = score if score is not None else "…"
+            label = f"[{style}]{shown}[/] {escape(chunk.get('title', ''))}"
+            if chunk.get("error"):
+                label += f" [red]error: {escape(chunk['error'][:80])}[/]"
+            elif chunk.get("reason"):
+                label += f" [dim]— {escape(chunk['reason'][:100])}[/]"
+            branch = parent.add(label)
+            if chunk.get("followup"):
+                sub = branch.add(f"[cyan]↳ {escape(chunk['followup'])}[/]")
+                if chunk.get("child"):
+                    add(sub, chunk["child"])
+                    if show_answers and chunk["child"].get("answer"):
+                        sub.add(f"[magenta]= {escape(chunk['child']['answer'][:160])}[/]")
+
+    root = Tree(f"[bold]{escape(tree['question'])}[/] [dim]{escape(tree['thread_id'])}[/]")
+    add(root, tree)
+    return root
+
+
+def to_mermaid(tree: dict[str, Any]) -> str:
+    """Render as a Mermaid flowchart."""
+    lines = ["flowchart TD"]
+    counter = {"n": 0}
+
+    def nid() -> str:
+        counter["n"] += 1
+        return f"n{counter['n']}"
+
+    def label(text: str) -> str:
+        return json.dumps(text[:80]).replace("[", "(").replace("]", ")")
+
+    def add(node: dict[str, Any], node_id: str) -> None:
+        for chunk in node["chunks"]:
+            cid = nid()
+            text = f"{chunk.get('score', '?')} {chunk.get('title', '')}"
+            lines.append(f"  {node_id} --> {cid}[{label(text)}]")
+            lines.append(f"  class {cid} s{chunk.get('score', 'x')}")
+            if chunk.get("child"):
+                qid = nid()
+                lines.append(f"  {cid} -. follow-up .-> {qid}({label(chunk['child']['question'])})")
+                add(chunk["child"], qid)
+
+    root = nid()
+    lines.append(f"  {root}({label(tree['question'])})")
+    add(tree, root)
+    lines += ["  classDef s0 fill:#fdd", "  classDef s1 fill:#ffd", "  classDef s2 fill:#dfd"]
+    return "\n".join(lines)

@@ -1,0 +1,138 @@
+"""State of one rag run (the root or a recursive sub-run), its Send payloads and its reducers."""
+
+from __future__ import annotations
+
+import operator
+from typing import Annotated, Any, TypedDict
+
+
+class ChunkRecord(TypedDict, total=False):
+    """One retrieved chunk and everything the run learnt about it; a node of the search tree."""
+
+    chunk_id: str
+    """The chunk's id in the Milvus collection."""
+    rank: int
+    """1-based position in this run's retrieval results."""
+    title: str
+    """Title of the document the chunk comes from."""
+    source: str
+    """Path (or `file#record`) of the document."""
+    text: str
+    """The chunk's text."""
+    retrieval_score: float
+    """The retriever's score (higher is better; scale depends on the mode)."""
+    score: int
+    """Judge verdict: 0 irrelevant, 1 partial, 2 sufficient."""
+    reason: str
+    """The judge's one-sentence reason."""
+    followup: str
+    """For score 1: the follow-up question that would complete the chunk."""
+    quote: str
+    """The sentence of the chunk that supports the verdict."""
+    error: str
+    """Set when judging failed (timeout, malformed output, budget): the score is then 0."""
+    cached: bool
+    """Whether the verdict came from the persistent judge cache."""
+    child_thread_id: str
+    """thread_id of the sub-run this chunk caused (score 1 only)."""
+    sub_answer: str
+    """The sub-run's answer, which completes this chunk."""
+    sub_evidence: list[dict[str, Any]]
+    """The sub-run's ranked evidence (chunk id, title, source, score, depth)."""
+    sub_llm_calls: int
+    """LLM-role calls made by the sub-run and its own descendants."""
+
+
+def merge_chunk_records(
+    existing: list[ChunkRecord] | None, update: list[ChunkRecord] | dict[str, list[ChunkRecord]]
+) -> list[ChunkRecord]:
+    """Merge records by chunk id, keeping first-seen order; `{"replace": [...]}` starts over.
+
+    Parallel judge and sub-run tasks each return a partial record for their own chunk; this
+    reducer folds them into one record per chunk instead of mutating shared objects.
+    """
+    if isinstance(update, dict):
+        existing, update = [], update["replace"]
+    merged = {r["chunk_id"]: dict(r) for r in (existing or [])}
+    order = [r["chunk_id"] for r in (existing or [])]
+    for record in update:
+        cid = record["chunk_id"]
+        if cid not in merged:
+            merged[cid] = {}
+            order.append(cid)
+        merged[cid].update(record)
+    return [ChunkRecord(**merged[cid]) for cid in order]  # type: ignore[typeddict-item]
+
+
+class RagInput(TypedDict, total=False):
+    """What a caller passes: a question, and (for sub-runs) where it sits in the tree."""
+
+    question: str
+    """The question to answer."""
+    depth: int
+    """Recursion depth: 0 for the root run."""
+    root_thread_id: str
+    """thread_id of the root run of this search tree (empty: this run is the root)."""
+    parent_thread_id: str
+    """thread_id of the run that started this one (empty for the root)."""
+    parent_chunk_id: str
+    """The chunk whose follow-up question this run answers (empty for the root)."""
+
+
+class RagState(RagInput, total=False):
+    """Everything one run accumulates; checkpointed under the run's own thread_id."""
+
+    thread_id: str
+    """This run's own thread_id (read from the run config)."""
+    chunks: Annotated[list[ChunkRecord], merge_chunk_records]
+    """Retrieved chunks with verdicts and sub-run results, in retrieval order."""
+    context_notes: Annotated[list[dict[str, Any]], operator.add]
+    """Structured context (keyword-tree infos, knowledge-graph paths) for the answer."""
+    answer: str
+    """The final answer text, with [n] citations."""
+    citations: list[dict[str, Any]]
+    """Citations [{"n", "chunk_id", "source", "title"}] used by the answer."""
+    evidence: list[dict[str, Any]]
+    """Ranked evidence of the whole subtree, best first."""
+    llm_calls: Annotated[int, operator.add]
+    """LLM-role calls made by this run (not counting its sub-runs)."""
+    tree_llm_calls: int
+    """LLM-role calls of this run and all its sub-runs."""
+    reasoner: str
+    """Which reasoner answered ("offline" or the chat model's name)."""
+    error: str
+    """A run-level problem the answer had to work around (e.g. nothing ingested)."""
+
+
+class RagOutput(TypedDict, total=False):
+    """What a caller gets back."""
+
+    question: str
+    answer: str
+    citations: list[dict[str, Any]]
+    evidence: list[dict[str, Any]]
+    thread_id: str
+    tree_llm_calls: int
+    reasoner: str
+    error: str
+
+
+class JudgeTask(TypedDict):
+    """Send payload: judge one chunk against the run's question."""
+
+    question: str
+    chunk: ChunkRecord
+    thread_id: str
+    root_thread_id: str
+    depth: int
+
+
+class SubRunTask(TypedDict):
+    """Send payload: answer a partial chunk's follow-up question in a child run."""
+
+    question: str
+    chunk: ChunkRecord
+    thread_id: str
+    root_thread_id: str
+    child_thread_id: str
+    depth: int
