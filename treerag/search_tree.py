@@ -121,7 +121,9 @@ def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
             elif chunk.get("reason"):
                 label += f" [dim]— {escape(chunk['reason'][:100])}[/]"
             branch = parent.add(label)
-            if chunk.get("followup"):
+            if chunk.get("followup") and not chunk.get("child_thread_id"):
+                branch.add(f"[dim]↳ {escape(chunk['followup'])} (not asked)[/]")
+            elif chunk.get("followup"):
                 sub = branch.add(f"[cyan]↳ {escape(chunk['followup'])}[/]")
                 if chunk.get("child"):
                     add(sub, chunk["child"])

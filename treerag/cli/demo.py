@@ -10,6 +10,7 @@ import typer
 from treerag.cli.common import DataDirOption, console, make_context, quiet_libraries, user_errors
 
 DEMO_QUERIES = ["Who led the fishers who established Quillhaven?", "鹤烟灯塔是哪一年落成的？"]
+DEMO_QUESTION = "鹤烟灯塔的透镜由哪个行会烧制？"
 
 
 def sample_corpus_dir() -> Path:
@@ -41,7 +42,28 @@ def demo_command(data_dir: str = DataDirOption) -> None:
                     f"[dim]({score:.3f})[/] {text[:160]}…",
                     highlight=False,
                 )
-    console.print('\nNext: `treerag search "your question"`, `treerag doctor`, `treerag --help`.')
+        console.rule(f"treerag ask: {DEMO_QUESTION}")
+        _ask(ctx)
+    console.print(
+        '\nNext: `treerag ask "your question"`, `treerag tree THREAD_ID`, `treerag runs`, '
+        "`treerag doctor`, `treerag --help`."
+    )
+
+
+def _ask(ctx) -> None:
+    import asyncio
+
+    from rich.markup import escape
+
+    from treerag.api import ask
+    from treerag.search_tree import to_rich
+
+    result = asyncio.run(ask(DEMO_QUESTION, ctx))
+    console.print(to_rich(result["tree"]))
+    console.print(f"[green]{escape(result['answer'])}[/]")
+    for c in result["citations"]:
+        console.print(f"[bold][{c['n']}][/] {escape(c['title'])}")
+    console.print(f"[dim]thread {result['thread_id']}: `treerag tree {result['thread_id']}`[/]")
 
 
 def register(app: typer.Typer) -> None:
