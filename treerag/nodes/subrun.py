@@ -6,13 +6,12 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from langchain_core.runnables import RunnableConfig
-from langgraph._internal._constants import CONFIG_KEY_CHECKPOINTER
-from langgraph.config import get_stream_writer
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit
+from treerag.nodes.relay import run_relayed
 from treerag.reasoning.ledger import ledger_for
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
@@ -80,57 +79,27 @@ def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
     async def run_sub_rag(
         task: SubRunTask, config: RunnableConfig, runtime: Runtime[Context]
     ) -> dict:
-        """Run the same graph on the follow-up question under the child's own thread_id.
-
-        A fresh config (not the node's) makes the child's checkpoints land under its own
-        thread_id (LANDMINES.md); the parent's checkpointer is handed on explicitly, and
-        the child's tree events and answer tokens are re-emitted on the parent's stream.
-        """
+        """Run the same graph on the follow-up question under the child's own thread_id."""
         ctx = context_of(runtime)
         child = task["child_thread_id"]
-        configurable: dict[str, Any] = {"thread_id": child}
-        checkpointer = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
-        if checkpointer is not None:
-            configurable[CONFIG_KEY_CHECKPOINTER] = checkpointer
+        root = task["root_thread_id"] or task["thread_id"]
         child_input = {
             "question": task["question"],
             "depth": task["depth"],
-            "root_thread_id": task["root_thread_id"] or task["thread_id"],
+            "root_thread_id": root,
             "parent_thread_id": task["thread_id"],
             "parent_chunk_id": task["chunk"]["chunk_id"],
         }
         emit(
             "subrun_started",
             thread_id=task["thread_id"],
-            root_thread_id=child_input["root_thread_id"],
+            root_thread_id=root,
             chunk_id=task["chunk"]["chunk_id"],
             child_thread_id=child,
             question=task["question"],
             depth=task["depth"] - 1,
         )
-        writer = get_stream_writer()
-        final: dict[str, Any] = {}
-        async for mode, payload in graph().astream(
-            child_input,
-            {"configurable": configurable, "recursion_limit": 50},
-            context=ctx,
-            stream_mode=["custom", "messages", "values"],
-        ):
-            if mode == "custom":
-                writer(payload)
-            elif mode == "messages":
-                message, meta = payload
-                if meta.get("langgraph_node") == "answer_question" and message.content:
-                    writer(
-                        {
-                            "event": "token",
-                            "thread_id": child,
-                            "depth": task["depth"],
-                            "text": message.content,
-                        }
-                    )
-            else:
-                final = payload
+        final = await run_relayed(graph(), dict(child_input), child, config, ctx)
         record = {
             "chunk_id": task["chunk"]["chunk_id"],
             "child_thread_id": child,
@@ -141,7 +110,7 @@ def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
         emit(
             "subrun_finished",
             thread_id=task["thread_id"],
-            root_thread_id=child_input["root_thread_id"],
+            root_thread_id=root,
             chunk_id=record["chunk_id"],
             child_thread_id=child,
             answer=record["sub_answer"],

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from treerag.prompts import answer, judge
+from treerag.prompts import answer, condense, judge
 
 DEFAULTS: dict[str, str] = {
     "judge": judge.JUDGE_PROMPT,
     "answer": answer.ANSWER_PROMPT,
+    "condense": condense.CONDENSE_PROMPT,
 }
 
 

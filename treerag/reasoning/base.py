@@ -83,3 +83,7 @@ class Reasoner(Protocol):
     async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
         """Write the cited answer, streaming its tokens through the `messages` stream mode."""
         ...
+
+    async def condense(self, history: list[tuple[str, str]], message: str) -> str:
+        """Turn a follow-up chat message into a standalone question, given (role, text) turns."""
+        ...

@@ -85,6 +85,22 @@ class LLMReasoner:
             return f"(the answer model failed: {type(exc).__name__}) Relevant evidence: {cited}"
         return str(message.content)
 
+    async def condense(self, history: list[tuple[str, str]], message: str) -> str:
+        """Ask the model for a standalone question (falls back to the message on failure)."""
+        if not history:
+            return message
+        return await _condense(self, history, message)
+
+
+async def _condense(reasoner: LLMReasoner, history: list[tuple[str, str]], message: str) -> str:
+    lines = "\n".join(f"{role}: {text}" for role, text in history[-8:])
+    prompt = get_prompt("condense", reasoner.prompts).format(history=lines, message=message)
+    try:
+        reply = await reasoner._call(reasoner.model, [HumanMessage(content=prompt)])
+    except Exception:  # a failed rewrite falls back to the message as asked
+        return message
+    return str(reply.content).strip() or message
+
 
 def format_evidence(evidence: list[EvidenceItem]) -> str:
     """Render evidence for a prompt: number, title, text, and any sub-run answer."""

@@ -15,6 +15,7 @@ Rules (documented here because they decide what a user without an LLM sees):
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,10 @@ from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.text import content_terms, salient_terms, sentences
 
 LABEL = "[offline extractive answer]"
+REFERENCE = re.compile(
+    r"\b(it|its|they|them|their|there|that|this|he|she|his|her|those|these)\b|[他她它那这该其]",
+    re.IGNORECASE,
+)
 NOT_FOUND = "I could not find an answer to this in the ingested documents."
 
 
@@ -87,6 +92,30 @@ class OfflineReasoner:
         if not bridge:
             return ""
         return f"{question.rstrip()} {' '.join(bridge[:3])}"
+
+    async def condense(self, history: list[tuple[str, str]], message: str) -> str:
+        """Add the previous question's name-like terms when the message leans on it.
+
+        A message leans on the conversation when it has a pronoun or demonstrative
+        (it, they, there, 他, 她, 它, 那, 这, 该 ...) or fewer than three content terms; then
+        the name-like terms of the previous answer's first sentence and of the previous
+        question are appended in parentheses.
+        """
+        questions = [text for role, text in history if role == "human"]
+        answers = [text.replace(LABEL, "") for role, text in history if role == "ai"]
+        if not questions:
+            return message
+        terms = content_terms(message)
+        leaning = REFERENCE.search(message) is not None or len(terms) < 3
+        if not leaning:
+            return message
+        # The answer names what "there"/"it" points at; the question names the topic.
+        from_answer = (
+            salient_terms(sentences(answers[-1])[0]) if answers and answers[-1].strip() else []
+        )
+        pool = [*from_answer[:3], *salient_terms(questions[-1])[:2]]
+        carried = list(dict.fromkeys(t for t in pool if t.lower() not in terms))[:4]
+        return f"{message.rstrip()} ({' '.join(carried)})" if carried else message
 
     async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
         """Pick the best cited sentences and stream them."""

@@ -39,8 +39,15 @@ def normalize(text: str) -> str:
 
 
 def sentences(text: str) -> list[str]:
-    """Split text into sentences at sentence punctuation of both scripts and line breaks."""
-    return [s.strip() for s in _SENTENCE.split(text) if s and s.strip()]
+    """Split text into sentences at sentence punctuation of both scripts and line breaks.
+
+    Markdown heading lines are dropped: they title a section, they do not state anything.
+    """
+    return [
+        s.strip()
+        for s in _SENTENCE.split(text)
+        if s and s.strip() and not s.lstrip().startswith("#")
+    ]
 
 
 @lru_cache(maxsize=4096)

@@ -1,5 +1,6 @@
 """Graph state schemas, `Send` payloads and the input/output schemas of the rag graph."""
 
+from treerag.state.chat import ChatInput, ChatOutput, ChatState
 from treerag.state.rag import (
     ChunkRecord,
     JudgeTask,
@@ -11,6 +12,9 @@ from treerag.state.rag import (
 )
 
 __all__ = [
+    "ChatInput",
+    "ChatOutput",
+    "ChatState",
     "ChunkRecord",
     "JudgeTask",
     "RagInput",

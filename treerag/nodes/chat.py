@@ -1,0 +1,71 @@
+"""Chat nodes: condense the last message into a question, then answer it with a search tree."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+
+from treerag.context import Context
+from treerag.nodes.common import context_of, thread_of
+from treerag.nodes.relay import run_relayed
+from treerag.reasoning import get_reasoner
+from treerag.state import ChatState
+
+
+def _text(message: BaseMessage) -> str:
+    content = message.content
+    if isinstance(content, list):  # multi-part content: keep the text parts
+        return " ".join(p.get("text", "") if isinstance(p, dict) else str(p) for p in content)
+    return str(content)
+
+
+async def condense_question(state: ChatState, runtime: Runtime[Context]) -> dict:
+    """Turn the last human message into a standalone question using the conversation."""
+    messages = state["messages"]
+    humans = [i for i, m in enumerate(messages) if m.type == "human"]
+    if not humans:
+        raise ValueError("the chat graph needs at least one human message")
+    last = humans[-1]
+    history: list[tuple[str, str]] = [
+        (str(m.type), _text(m)) for m in messages[:last] if m.type in ("human", "ai")
+    ]
+    question = await get_reasoner(context_of(runtime)).condense(history, _text(messages[last]))
+    return {"question": question}
+
+
+def make_answer_turn(rag_graph: Callable[[], Any]) -> Callable[..., Any]:
+    """Build the node that runs the rag graph for one turn (the graph is handed in)."""
+
+    async def answer_turn(
+        state: ChatState, config: RunnableConfig, runtime: Runtime[Context]
+    ) -> dict:
+        """Run the rag graph under the turn's own thread_id and reply with a cited message."""
+        ctx = context_of(runtime)
+        turn = sum(1 for m in state["messages"] if m.type == "human")
+        tree_thread_id = f"{thread_of(config) or 'chat'}-t{turn}"
+        final = await run_relayed(
+            rag_graph(), {"question": state["question"]}, tree_thread_id, config, ctx
+        )
+        reply = AIMessage(
+            content=final.get("answer", ""),
+            additional_kwargs={
+                "treerag": {
+                    "question": state["question"],
+                    "tree_thread_id": tree_thread_id,
+                    "citations": final.get("citations", []),
+                    "evidence": [
+                        {k: e[k] for k in ("chunk_id", "title", "source", "score", "depth")}
+                        for e in final.get("evidence", [])
+                    ],
+                    "llm_calls": final.get("tree_llm_calls", 0),
+                    "reasoner": final.get("reasoner", ""),
+                }
+            },
+        )
+        return {"messages": [reply], "tree_thread_id": tree_thread_id}
+
+    return answer_turn
