@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+KEYWORD_KEYS = ("status", "path", "jumps", "infos", "candidates", "reason")
 CHUNK_KEYS = (
     "chunk_id",
     "rank",
@@ -28,7 +29,18 @@ def _node(thread_id: str, question: str, depth: int) -> dict[str, Any]:
         "depth": depth,
         "answer": "",
         "chunks": [],
+        "graph_paths": [],
+        "keyword": None,
     }
+
+
+def _apply_notes(node: dict[str, Any], notes: list[dict[str, Any]]) -> None:
+    """Copy the structured-context records (graph paths, keyword path) onto a tree node."""
+    for note in notes:
+        if note.get("kind") == "graph":
+            node["graph_paths"] = list(note.get("paths", []))
+        elif note.get("kind") == "keyword":
+            node["keyword"] = {k: note[k] for k in KEYWORD_KEYS if k in note}
 
 
 def _chunk(record: dict[str, Any]) -> dict[str, Any]:
@@ -45,6 +57,7 @@ async def rebuild(graph: Any, thread_id: str) -> dict[str, Any] | None:
         return None
     node = _node(thread_id, values.get("question", ""), values.get("depth", 0))
     node["answer"] = values.get("answer", "")
+    _apply_notes(node, values.get("context_notes", []))
     for record in values.get("chunks", []):
         chunk = _chunk(record)
         if record.get("child_thread_id"):
@@ -82,6 +95,10 @@ class TreeFold:
             for chunk in self.nodes[tid]["chunks"]:
                 if chunk["chunk_id"] == event["chunk_id"]:
                     chunk.update({k: v for k, v in fields.items() if k != "chunk_id"})
+        elif kind == "graph_expanded" and tid in self.nodes:
+            _apply_notes(self.nodes[tid], [{"kind": "graph", "paths": event.get("paths", [])}])
+        elif kind == "keyword_descended" and tid in self.nodes:
+            _apply_notes(self.nodes[tid], [{**event, "kind": "keyword"}])
         elif kind == "answer_finished" and tid in self.nodes:
             self.nodes[tid]["answer"] = event.get("answer", "")
 
@@ -132,6 +149,14 @@ def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
 
     root = Tree(f"[bold]{escape(tree['question'])}[/] [dim]{escape(tree['thread_id'])}[/]")
     add(root, tree)
+    keyword = tree.get("keyword")
+    if keyword:
+        trail = " › ".join(keyword.get("path", []))
+        root.add(f"[blue]keyword tree[/] {escape(keyword.get('status', ''))}: {escape(trail)}")
+    if tree.get("graph_paths"):
+        graph = root.add("[blue]knowledge graph paths[/]")
+        for p in tree["graph_paths"]:
+            graph.add(f"{escape(p['path'])} [dim]{p['score']:.2f}[/]")
     return root
 
 

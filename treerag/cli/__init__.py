@@ -29,13 +29,16 @@ def _main() -> None:
 
 def _register() -> None:
     """Attach every command family to the root app."""
-    from treerag.cli import ask, demo, doctor, ingest, search
+    from treerag.cli import ask, demo, doctor, ingest, kg, search
+    from treerag.cli import eval as eval_commands
 
     ingest.register(app)
     search.register(app)
     ask.register(app)
+    eval_commands.register(app)
     doctor.register(app)
     demo.register(app)
+    app.add_typer(kg.app, name="kg", help="Knowledge graph: import, extract, search, expand.")
 
 
 _register()

@@ -7,13 +7,23 @@ from typing import Any
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.types import Send
 
 from treerag.context import Context
 from treerag.nodes.answer import answer_question
+from treerag.nodes.graph_expand import expand_graph
 from treerag.nodes.judge import judge_chunk, route_to_judges
 from treerag.nodes.retrieve import retrieve_chunks
 from treerag.nodes.subrun import make_run_sub_rag, plan_followups, route_followups
 from treerag.state import RagInput, RagOutput, RagState
+
+CONTEXT_NODES = ["graph_expand"]
+"""Structured-knowledge steps that run in parallel after judging and sub-runs."""
+
+
+def route_after_planning(state: RagState) -> list[Send] | list[str]:
+    """Start the planned sub-runs, or go straight to the structured-context steps."""
+    return route_followups(state) or CONTEXT_NODES
 
 
 @lru_cache(maxsize=1)
@@ -29,14 +39,19 @@ builder.add_node("retrieve_chunks", retrieve_chunks)  # type: ignore[call-overlo
 builder.add_node("judge_chunk", judge_chunk)  # type: ignore[call-overload]
 builder.add_node("plan_followups", plan_followups)
 builder.add_node("run_sub_rag", make_run_sub_rag(_plain_graph))
+builder.add_node("graph_expand", expand_graph)
 builder.add_node("answer_question", answer_question)
 builder.add_edge(START, "retrieve_chunks")
 builder.add_conditional_edges(
     "retrieve_chunks", route_to_judges, ["judge_chunk", "answer_question"]
 )
 builder.add_edge("judge_chunk", "plan_followups")
-builder.add_conditional_edges("plan_followups", route_followups, ["run_sub_rag", "answer_question"])
-builder.add_edge("run_sub_rag", "answer_question")
+builder.add_conditional_edges(
+    "plan_followups", route_after_planning, ["run_sub_rag", *CONTEXT_NODES]
+)
+for _node in CONTEXT_NODES:
+    builder.add_edge("run_sub_rag", _node)
+builder.add_edge(CONTEXT_NODES, "answer_question")
 builder.add_edge("answer_question", END)
 
 graph = builder.compile(name="rag")

@@ -15,25 +15,48 @@ from treerag.state import ChunkRecord, RagState
 SUPPORT_PER_CHUNK = 2
 
 
+RRF_K = 60
+
+
 def rank_evidence(chunks: list[ChunkRecord], depth: int) -> list[dict[str, Any]]:
-    """Rank this run's chunks and its sub-runs' evidence: score, then depth, then rank."""
+    """Rank this run's chunks and its sub-runs' evidence, best first.
+
+    Sufficient chunks (2) come first, irrelevant ones (0) last. Partial chunks and the
+    sub-runs' finds are ordered by reciprocal rank fusion (Cormack et al., 2009: the sum of
+    1 / (60 + rank) over the ranked lists an item appears in) of this run's retrieval list
+    and each sub-run's ranked evidence, so a sub-run's best find competes with this level's
+    chunks on equal terms and a chunk found by several runs rises.
+    """
     items: dict[str, dict[str, Any]] = {}
+    fused: dict[str, float] = {}
+
+    def offer(item: dict[str, Any], position: int) -> None:
+        cid = item["chunk_id"]
+        fused[cid] = fused.get(cid, 0.0) + 1.0 / (RRF_K + position)
+        best = items.get(cid)
+        if best is None or (-item["score"], item["depth"]) < (-best["score"], best["depth"]):
+            items[cid] = item
+
     for chunk in chunks:
-        own = {
-            "chunk_id": chunk["chunk_id"],
-            "title": chunk.get("title", ""),
-            "source": chunk.get("source", ""),
-            "score": chunk.get("score", 0),
-            "depth": depth,
-            "rank": chunk.get("rank", 0),
-            "text": chunk.get("text", ""),
-        }
-        for item in [own, *chunk.get("sub_evidence", [])]:
-            best = items.get(item["chunk_id"])
-            key = (-item["score"], item["depth"], item["rank"])
-            if best is None or key < (-best["score"], best["depth"], best["rank"]):
-                items[item["chunk_id"]] = item
-    return sorted(items.values(), key=lambda i: (-i["score"], i["depth"], i["rank"]))
+        offer(_own_item(chunk, depth), chunk.get("rank", 0))
+        for position, found in enumerate(chunk.get("sub_evidence", []), 1):
+            offer(found, position)
+    return sorted(
+        items.values(),
+        key=lambda i: (i["score"] != 2, i["score"] == 0, -fused[i["chunk_id"]], i["depth"]),
+    )
+
+
+def _own_item(chunk: ChunkRecord, depth: int) -> dict[str, Any]:
+    return {
+        "chunk_id": chunk["chunk_id"],
+        "title": chunk.get("title", ""),
+        "source": chunk.get("source", ""),
+        "score": chunk.get("score", 0),
+        "depth": depth,
+        "rank": chunk.get("rank", 0),
+        "text": chunk.get("text", ""),
+    }
 
 
 def build_evidence(chunks: list[ChunkRecord], budget_tokens: int) -> list[EvidenceItem]:
@@ -82,7 +105,13 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     emit("answer_started", **tree)
     reasoner = get_reasoner(ctx)
     evidence = build_evidence(chunks, ctx.answer_token_budget)
-    extra = "\n".join(n.get("text", "") for n in state.get("context_notes", []))
+    # Graph context comes as tables, meant for an LLM; the extractive offline answer uses
+    # only the keyword tree's linked texts, which are prose.
+    extra = "\n".join(
+        n.get("text", "")
+        for n in state.get("context_notes", [])
+        if not reasoner.offline or n.get("kind") == "keyword"
+    )
     if state.get("error"):
         text = f"{state['error']}"
     else:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Literal
+from typing import Any
 
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
@@ -50,8 +50,8 @@ def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     return {"chunks": planned} if planned else {}
 
 
-def route_followups(state: RagState) -> list[Send] | Literal["answer_question"]:
-    """Send each planned follow-up to its own sub-run task, all in parallel."""
+def route_followups(state: RagState) -> list[Send]:
+    """Send each planned follow-up to its own sub-run task, all in parallel (maybe none)."""
     sends = [
         Send(
             "run_sub_rag",
@@ -67,7 +67,7 @@ def route_followups(state: RagState) -> list[Send] | Literal["answer_question"]:
         for c in state.get("chunks", [])
         if c.get("child_thread_id") and "sub_answer" not in c
     ]
-    return sends or "answer_question"
+    return sends
 
 
 def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:

@@ -44,6 +44,10 @@ class OfflineReasoner:
         self._stream = TextStreamModel()
         self._memo: dict[str, np.ndarray] = {}
 
+    def clear_memo(self) -> None:
+        """Forget memoised embeddings (for fair timing of separate runs)."""
+        self._memo.clear()
+
     def _embed(self, texts: list[str]) -> np.ndarray:
         # The same sentences and questions recur across a tree's judges: embed each once.
         missing = list(dict.fromkeys(t for t in texts if t not in self._memo))

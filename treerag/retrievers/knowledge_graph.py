@@ -1,0 +1,64 @@
+"""Knowledge-graph retrieval for the rag graph: seed search, path expansion, local context."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from treerag.context import Context
+
+WORLD_FILE = "world.json"
+_worlds: dict[str, tuple[float, Any]] = {}
+_lock = threading.Lock()
+
+
+def graph_dir(ctx: Context) -> Path:
+    """Where the knowledge graph of a data directory lives."""
+    return ctx.data_path / "knowledge_graph"
+
+
+def embedder_id(embeddings: Any) -> str:
+    """Identify an embeddings object, so a graph embedded by another model is re-embedded."""
+    model = getattr(embeddings, "model", None) or getattr(embeddings, "model_name", None) or ""
+    return f"{type(embeddings).__name__}:{model}" if model else type(embeddings).__name__
+
+
+def load_world(ctx: Context) -> Any | None:
+    """Load the data directory's graph (cached until its file changes); None if there is none."""
+    from treerag.knowledge_graph import World, embed_from_documents
+    from treerag.models import get_embeddings
+
+    directory = graph_dir(ctx)
+    path = directory / WORLD_FILE
+    if not path.exists():
+        return None
+    mtime = path.stat().st_mtime
+    key = str(directory.resolve())
+    with _lock:
+        cached = _worlds.get(key)
+        if cached and cached[0] == mtime:
+            return cached[1]
+        embeddings = get_embeddings(ctx)
+        world = World.load(
+            directory, embed_from_documents(embeddings), embed_id=embedder_id(embeddings)
+        )
+        _worlds[key] = (mtime, world)
+        return world
+
+
+def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None:
+    """Run seed search → expansion → local-search context, under the context's token budgets."""
+    from treerag.knowledge_graph import GraphQueryConfig, LocalSearchConfig, query_graph
+
+    world = load_world(ctx)
+    if world is None:
+        return None
+    budget = ctx.graph_token_budget
+    local = LocalSearchConfig(
+        text_unit_tokens=int(budget.get("text_units", 1500)),
+        relationship_tokens=int(budget.get("relationships", 800)),
+        entity_tokens=int(budget.get("entities", 600)),
+        community_tokens=int(budget.get("communities", 600)),
+    )
+    return query_graph(world, question, config=GraphQueryConfig(top_paths=top_paths, local=local))
