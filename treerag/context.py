@@ -79,6 +79,9 @@ class Context:
     ranker: RankerType = _setting(
         "rrf", "How hybrid results are fused: rrf, weighted, or model (coarse hybrid then rerank)."
     )
+    hybrid_candidates: int = _setting(
+        50, "Hits each side (dense, BM25) contributes to hybrid fusion before the top k are kept."
+    )
     rrf_k: int = _setting(60, "The k constant of reciprocal rank fusion.")
     dense_weight: float = _setting(
         0.5, "Weight of the dense side for the weighted ranker (sparse gets 1 - this)."

@@ -49,7 +49,7 @@ class OnnxMiniLMEmbeddings(Embeddings):
             path = resources.files("treerag.embedding_data") / "minilm-tokenizer.json"
             tokenizer = Tokenizer.from_str(path.read_text(encoding="utf-8"))
             tokenizer.enable_truncation(max_length=MAX_TOKENS)
-            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # pad to the batch's longest
+            tokenizer.no_padding()  # batches are padded by hand, after sorting by length
             options = ort.SessionOptions()
             if self.threads:
                 options.intra_op_num_threads = self.threads
@@ -63,19 +63,25 @@ class OnnxMiniLMEmbeddings(Embeddings):
         if not texts:
             return np.zeros((0, DIMENSION), dtype=np.float32)
         self._load()
+        # Tokenize everything once, unpadded; sorting by token count (not characters) is what
+        # makes each batch pad to nearly equal lengths.
+        encodings = self._tokenizer.encode_batch([t or " " for t in texts])
         order = list(range(len(texts)))
         if self.sort_by_length:
-            order.sort(key=lambda i: len(texts[i]))
+            order.sort(key=lambda i: len(encodings[i].ids))
         out = np.empty((len(texts), DIMENSION), dtype=np.float32)
         for start in range(0, len(order), self.batch_size):
             idx = order[start : start + self.batch_size]
-            out[idx] = self._run([texts[i] or " " for i in idx])
+            out[idx] = self._run([encodings[i].ids for i in idx])
         return out
 
-    def _run(self, batch: list[str]) -> np.ndarray:
-        encodings = self._tokenizer.encode_batch(batch)
-        ids = np.array([e.ids for e in encodings], dtype=np.int64)
-        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+    def _run(self, batch: list[list[int]]) -> np.ndarray:
+        width = max(len(ids) for ids in batch)
+        ids = np.zeros((len(batch), width), dtype=np.int64)  # 0 is [PAD]
+        mask = np.zeros((len(batch), width), dtype=np.int64)
+        for row, seq in enumerate(batch):
+            ids[row, : len(seq)] = seq
+            mask[row, : len(seq)] = 1
         feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
         hidden = self._session.run(None, feeds)[0]
         weights = mask[..., None].astype(np.float32)

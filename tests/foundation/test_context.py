@@ -61,3 +61,12 @@ def test_describe_reports_sources(monkeypatch):
     assert rows["top_k"] == "env"
     assert rows["rrf_k"] == "explicit"
     assert rows["chunk_size"] == "default"
+
+
+def test_readme_documents_every_setting():
+    from dataclasses import fields
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    missing = [f.name for f in fields(Context) if f"`TREERAG_{f.name.upper()}`" not in readme]
+    assert not missing, f"README settings table lacks {missing}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn
 
@@ -61,3 +61,36 @@ def user_errors() -> Iterator[None]:
         fail(str(exc), code=2)
     except (StoreError, FileNotFoundError, ValueError) as exc:
         fail(str(exc), code=1)
+
+
+@contextmanager
+def staged_progress(labels: dict[str, str]) -> Iterator[Callable[[str, int, int], None]]:
+    """Yield a `progress(stage, done, total)` callback drawing one bar per stage on stderr.
+
+    Args:
+        labels: The bar's label for each stage name, e.g. {"load": "reading files"}.
+    """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskID,
+        TextColumn,
+        TimeElapsedColumn,
+    )
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=err_console, transient=True) as bar:
+        tasks: dict[str, TaskID] = {}
+
+        def progress(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield progress

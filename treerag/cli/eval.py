@@ -12,7 +12,6 @@ from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
     Progress,
-    TaskID,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -26,6 +25,7 @@ from treerag.cli.common import (
     fail,
     make_context,
     quiet_libraries,
+    staged_progress,
     user_errors,
 )
 
@@ -107,22 +107,8 @@ def _run(
 def _ingest(dataset: Any, ctx: Any) -> Any:
     from treerag.eval.runner import prepare_store
 
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err_console,
-        transient=True,
-    ) as bar:
-        tasks: dict[str, TaskID] = {}
-
-        def progress(stage: str, done: int, total: int) -> None:
-            if stage not in tasks:
-                label = "reading corpus" if stage == "load" else "embedding passages"
-                tasks[stage] = bar.add_task(label, total=total)
-            bar.update(tasks[stage], completed=done, total=total)
-
+    labels = {"load": "reading corpus", "embed": "embedding passages"}
+    with staged_progress(labels) as progress:
         store = prepare_store(dataset, ctx, progress)
     added = store.report.added if store.report else 0
     state = f"{added} passages added" if added else "reused, unchanged"

@@ -5,14 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from treerag.cli.common import (
@@ -22,6 +14,7 @@ from treerag.cli.common import (
     err_console,
     make_context,
     quiet_libraries,
+    staged_progress,
     user_errors,
 )
 
@@ -74,22 +67,7 @@ def ingest_command(
             from treerag.retrievers.chunk_store import ChunkStore
 
             ChunkStore(ctx, get_embeddings(ctx)).drop()
-        with Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=err_console,
-            transient=True,
-        ) as bar:
-            tasks: dict[str, TaskID] = {}
-
-            def progress(stage: str, done: int, total: int) -> None:
-                if stage not in tasks:
-                    label = "reading files" if stage == "load" else "embedding chunks"
-                    tasks[stage] = bar.add_task(label, total=total)
-                bar.update(tasks[stage], completed=done, total=total)
-
+        with staged_progress({"load": "reading files", "embed": "embedding chunks"}) as progress:
             report = ingest(
                 paths,
                 ctx,

@@ -149,6 +149,8 @@ def _load_json(path: Path, source: str, keys: JsonFields) -> Iterator[Section]:
             for k, v in record.items()
             if k not in (keys.text, keys.title, keys.id) and isinstance(v, (str, int, float, bool))
         }
-        yield Section(
-            f"{source}#{rid}", title, record[keys.text], "text", {"record_id": rid, **extra}
-        )
+        text = record[keys.text]
+        if keys.title in record and not text.lstrip().startswith(title):
+            # A record's title is often the only place its subject is named: index it too.
+            text = f"{title}\n{text}"
+        yield Section(f"{source}#{rid}", title, text, "text", {"record_id": rid, **extra})

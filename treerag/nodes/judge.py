@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Literal
 
 from langgraph.runtime import Runtime
@@ -39,15 +40,18 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     chunk = task["chunk"]
     reasoner = get_reasoner(ctx)
-    cache = judge_cache(ctx.data_path)
-    verdict = cache.get(task["question"], chunk["chunk_id"], reasoner.name)
+    # SQLite file I/O stays off the event loop (`langgraph dev` refuses blocking calls there).
+    cache = await asyncio.to_thread(judge_cache, ctx.data_path)
+    verdict = await asyncio.to_thread(cache.get, task["question"], chunk["chunk_id"], reasoner.name)
     cached = verdict is not None
     if verdict is None:
         ledger = ledger_for(task["root_thread_id"] or task["thread_id"], ctx.max_llm_calls)
         if ledger.spend(1):
             verdict = await reasoner.judge(task["question"], chunk.get("title", ""), chunk["text"])
             ledger.refund(1 - verdict.calls)  # retries count as calls too
-            cache.put(task["question"], chunk["chunk_id"], reasoner.name, verdict)
+            await asyncio.to_thread(
+                cache.put, task["question"], chunk["chunk_id"], reasoner.name, verdict
+            )
         else:
             verdict = Judgement(
                 0,

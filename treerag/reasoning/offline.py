@@ -98,6 +98,10 @@ class OfflineReasoner:
         return f"{question.rstrip()} {' '.join(bridge[:3])}"
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
+        """Make a follow-up message standalone (see `_condense`), off the event loop."""
+        return await asyncio.to_thread(self._condense, history, message)
+
+    def _condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Add the previous question's name-like terms when the message leans on it.
 
         A message leans on the conversation when it has a pronoun or demonstrative

@@ -61,6 +61,8 @@ def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
 
 
 _clients: dict[str, Any] = {}
+_loaded: set[tuple[str, str]] = set()
+"""(uri, collection) pairs loaded in this process: loading once is enough."""
 _clients_lock = threading.Lock()
 
 
@@ -102,7 +104,7 @@ class ChunkStore:
         self.embedding_name = embedding_name or ctx.embedding_model
         self.name = ctx.collection
         self.client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
-        self._loaded = False
+        self._key = (ctx.resolved_milvus_uri, self.name)
 
     # -- collection ----------------------------------------------------------------------
     def exists(self) -> bool:
@@ -161,7 +163,7 @@ class ChunkStore:
         self.client.alter_collection_properties(
             self.name, properties={INFO_PROPERTY: json.dumps(info)}
         )
-        self._loaded = True
+        _loaded.add(self._key)
         log.info("created collection %s (%s)", self.name, info)
 
     def _is_lite(self) -> bool:
@@ -196,14 +198,15 @@ class ChunkStore:
 
     def load(self) -> None:
         """Load the collection for search (a fresh process finds it released)."""
-        if not self._loaded:
+        if self._key not in _loaded:
             self.client.load_collection(self.name)
-            self._loaded = True
+            _loaded.add(self._key)
 
     def drop(self) -> None:
         """Drop the collection (everything in it)."""
         if self.exists():
             self.client.drop_collection(self.name)
+        _loaded.discard(self._key)
 
     # -- rows ----------------------------------------------------------------------------
     def count(self) -> int:

@@ -27,7 +27,8 @@ class Retriever:
 
     Args mirror seed 02 (检索模块的设计与实现): `topk`, `search_fields`, `search_type`,
     `search_params` (one dict per field), `ranker_type` (weighted | rrf | model) and
-    `ranker_params` (weights per field for weighted; `k` for rrf; for model: `pre_topk`,
+    `ranker_params` (weights per field for weighted; `k` for rrf; `candidates`, the hits
+    each field contributes to the fusion (default topk); for model: `pre_topk`,
     `pre_ranker_type`, `pre_ranker_params` of the coarse hybrid pass and a `reranker`).
     """
 
@@ -105,7 +106,9 @@ class Retriever:
         self.check_args()
         if not query or not query.strip():
             raise RetrieverArgumentError("query is empty")
-        self.store.require_data()
+        if not self.store.exists():
+            self.store.require_data()  # raises with what to do
+        self.store.load()
         if self.search_type == "hybrid" and self.ranker_type == "model":
             return self.search_with_rerank_model(query)
         if self.search_type == "sparse":
@@ -114,6 +117,9 @@ class Retriever:
             hits = self.dense_search(query)
         else:
             hits = self.hybrid_search(query)
+        if not hits:
+            # Counting costs a query, so it is done only when nothing came back.
+            self.store.require_data()
         return [_to_document(h, self.search_type) for h in hits]
 
     def search(self, query: str) -> list[Document]:
@@ -149,11 +155,14 @@ class Retriever:
         """Search every field, then fuse the lists with the RRF or weighted ranker."""
         from pymilvus import AnnSearchRequest, RRFRanker, WeightedRanker
 
+        # Each side contributes `candidates` hits to the fusion: with only top-k per side, a
+        # chunk ranked k+1 on both sides can never surface (BENCHMARKS.md, retrieval).
+        pool = max(self.topk, int(self.ranker_params.get("candidates", self.topk)))
         requests = []
         for name, params in zip(self.search_fields, self.search_params, strict=True):
             data: Any = self.store.embeddings.embed_query(query) if name == DENSE else query
             requests.append(
-                AnnSearchRequest(data=[data], anns_field=name, param=params, limit=self.topk)
+                AnnSearchRequest(data=[data], anns_field=name, param=params, limit=pool)
             )
         if self.ranker_type == "weighted":
             ranker: Any = WeightedRanker(*self.ranker_params["weights"])
@@ -215,11 +224,14 @@ def from_context(store: ChunkStore, topk: int | None = None, mode: str | None = 
     mode = mode or ctx.search_mode
     ranker_params: dict[str, Any]
     if ctx.ranker == "weighted":
-        ranker_params = {"weights": [ctx.dense_weight, 1.0 - ctx.dense_weight]}
+        ranker_params = {
+            "weights": [ctx.dense_weight, 1.0 - ctx.dense_weight],
+            "candidates": ctx.hybrid_candidates,
+        }
     elif ctx.ranker == "model":
         ranker_params = {"pre_topk": ctx.rerank_candidates, "pre_ranker_params": {"k": ctx.rrf_k}}
     else:
-        ranker_params = {"k": ctx.rrf_k}
+        ranker_params = {"k": ctx.rrf_k, "candidates": ctx.hybrid_candidates}
     return Retriever(
         store,
         topk=topk or ctx.top_k,
