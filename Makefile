@@ -17,8 +17,8 @@ test: install
 	$(BIN)/pytest -q
 
 lint: install
-	$(BIN)/ruff check treerag tests benchmarks
-	$(BIN)/ruff format --check treerag tests benchmarks
+	$(BIN)/ruff check treerag tests benchmarks examples
+	$(BIN)/ruff format --check treerag tests benchmarks examples
 	$(BIN)/mypy
 
 bench: install

@@ -29,12 +29,13 @@ def _main() -> None:
 
 def _register() -> None:
     """Attach every command family to the root app."""
-    from treerag.cli import ask, demo, doctor, ingest, kg, search
+    from treerag.cli import ask, chat, demo, doctor, ingest, kg, search
     from treerag.cli import eval as eval_commands
 
     ingest.register(app)
     search.register(app)
     ask.register(app)
+    chat.register(app)
     eval_commands.register(app)
     doctor.register(app)
     demo.register(app)

@@ -26,7 +26,8 @@ from treerag.reasoning.text import content_terms, salient_terms, sentences
 
 LABEL = "[offline extractive answer]"
 REFERENCE = re.compile(
-    r"\b(it|its|they|them|their|there|that|this|he|she|his|her|those|these)\b|[他她它那这该其]",
+    # "that"/"this" are left out: in questions they are mostly relative ("the fishers that…").
+    r"\b(it|its|they|them|their|there|he|she|his|her)\b|[他她它那这该其]",
     re.IGNORECASE,
 )
 NOT_FOUND = "I could not find an answer to this in the ingested documents."
@@ -104,9 +105,9 @@ class OfflineReasoner:
     def _condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Add the previous question's name-like terms when the message leans on it.
 
-        A message leans on the conversation when it has a pronoun or demonstrative
-        (it, they, there, 他, 她, 它, 那, 这, 该 ...) or fewer than three content terms; then
-        the name-like terms of the previous answer's first sentence and of the previous
+        A message leans on the conversation when it has a pronoun or demonstrative (it,
+        they, there, he, she, 他, 她, 它, 那, 这, 该 ...) or fewer than three content terms;
+        then the name-like terms of the previous answer's first sentence and of the previous
         question are appended in parentheses.
         """
         questions = [text for role, text in history if role == "human"]

@@ -1,0 +1,160 @@
+"""The web chat page and the few JSON routes it needs next to the LangGraph API.
+
+`langgraph dev` mounts `app` on the same server as the API (`"http"` in langgraph.json), so
+the page streams runs from the API on the same origin and asks this app only for what the
+API cannot give: a chunk's text from Milvus, and a search tree rebuilt from checkpoints.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from treerag.context import Context
+
+STATIC_DIR = Path(__file__).parent / "static"
+CHUNK_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+THREAD_ID = re.compile(r"^[A-Za-z0-9_./-]{1,200}$")
+MAX_TREE_NODES = 500
+
+# Document text is untrusted: the page builds its DOM with textContent, and this policy
+# keeps any markup that slipped through from running scripts or loading anything remote.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+        "form-action 'self'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+
+def _json(data: Any, status_code: int = 200) -> JSONResponse:
+    return JSONResponse(data, status_code=status_code, headers=SECURITY_HEADERS)
+
+
+def _error(status_code: int, message: str) -> JSONResponse:
+    return _json({"error": message}, status_code)
+
+
+async def index(request: Request) -> Response:
+    """Serve the chat page."""
+    return FileResponse(STATIC_DIR / "index.html", headers=SECURITY_HEADERS)
+
+
+def _fetch_chunk(chunk_id: str) -> dict[str, Any] | None:
+    """Read one chunk from the configured Milvus collection (blocking)."""
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    ctx = Context()
+    store = ChunkStore(ctx, get_embeddings(ctx))
+    if not store.exists():
+        return None
+    rows = store.get([chunk_id])
+    if not rows:
+        return None
+    row = rows[0]
+    return {
+        "chunk_id": chunk_id,
+        "text": row.get("text", ""),
+        "title": row.get("title", ""),
+        "source": row.get("source", ""),
+        "chunk_index": row.get("chunk_index", 0),
+    }
+
+
+async def chunk(request: Request) -> Response:
+    """`GET /ui/api/chunk/{chunk_id}`: the chunk's text, title and source."""
+    chunk_id = request.path_params["chunk_id"]
+    if not CHUNK_ID.match(chunk_id):
+        return _error(400, "invalid chunk id")
+    try:
+        found = await asyncio.to_thread(_fetch_chunk, chunk_id)
+    except Exception as exc:  # the store is unreachable or misconfigured: say so
+        return _error(503, f"chunk store unavailable: {exc}")
+    if found is None:
+        return _error(404, f"no chunk {chunk_id}")
+    return _json(found)
+
+
+async def _server_checkpointer() -> Any | None:
+    """The LangGraph API server's own checkpointer, when this app runs inside that server.
+
+    Runs started through the API are checkpointed by the server's checkpointer, and so are
+    their recursive sub-runs (the relay hands the caller's checkpointer on). The API refuses
+    thread ids that are not UUIDs, so the tree's `<thread>-t1/2` ids are read here directly.
+    """
+    if not os.environ.get("LANGGRAPH_RUNTIME_EDITION"):
+        return None
+    try:
+        from langgraph_api._checkpointer import get_checkpointer
+    except ImportError:
+        return None
+    return await get_checkpointer()
+
+
+def _limit(tree: dict[str, Any] | None, budget: list[int]) -> dict[str, Any] | None:
+    """Cut a rebuilt tree after MAX_TREE_NODES runs (a guard against runaway trees)."""
+    if tree is None:
+        return None
+    budget[0] -= 1
+    for record in tree["chunks"]:
+        if record.get("child") is not None:
+            record["child"] = _limit(record["child"], budget) if budget[0] > 0 else None
+    return tree
+
+
+async def rebuild_tree(thread_id: str) -> dict[str, Any] | None:
+    """Rebuild the search tree of `thread_id` from whichever checkpointer ran it.
+
+    Inside the LangGraph server: the server's checkpointer. Outside it (the app mounted
+    elsewhere): treerag's own checkpointer from the settings (`treerag.api.tree`).
+    """
+    from treerag.graphs.rag import builder
+    from treerag.search_tree import rebuild
+
+    saver = await _server_checkpointer()
+    if saver is not None:
+        tree = await rebuild(builder.compile(checkpointer=saver), thread_id)
+    else:
+        from treerag.api import tree as api_tree
+
+        tree = await api_tree(thread_id)
+    return _limit(tree, [MAX_TREE_NODES])
+
+
+async def tree(request: Request) -> Response:
+    """`GET /ui/api/tree/{thread_id}`: the search tree of one rag run, rebuilt."""
+    thread_id = request.path_params["thread_id"]
+    if not THREAD_ID.match(thread_id) or ".." in thread_id:
+        return _error(400, "invalid thread id")
+    found = await rebuild_tree(thread_id)
+    if found is None:
+        return _error(404, f"no search tree under thread {thread_id}")
+    return _json(found)
+
+
+def _routes() -> list[Any]:
+    return [
+        Route("/ui", index, methods=["GET"]),
+        Route("/ui/", index, methods=["GET"]),
+        Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
+        Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
+        Mount("/ui/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+
+
+app = Starlette(routes=_routes())
+"""The Starlette app `langgraph dev` mounts (langgraph.json `"http"`)."""
