@@ -101,21 +101,31 @@ class FixedLatencyChatModel(BaseChatModel):
 
         return RunnableLambda(lambda m: None, afunc=run)
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None,
-                  **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         time.sleep(self.delay_s)
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.answer_text))])
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: Any = None,
-                         run_manager: AsyncCallbackManagerForLLMRun | None = None,
-                         **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: Any = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
         start = time.perf_counter()
         await asyncio.sleep(self.delay_s)
         self.answer_log.append((start, time.perf_counter()))
         return ChatResult(generations=[ChatGeneration(message=AIMessage(content=self.answer_text))])
 
-    async def _astream(self, messages: list[BaseMessage], stop: Any = None,
-                       run_manager: AsyncCallbackManagerForLLMRun | None = None, **kwargs: Any):
+    async def _astream(
+        self,
+        messages: list[BaseMessage],
+        stop: Any = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ):
         start = time.perf_counter()
         await asyncio.sleep(self.delay_s)
         self.answer_log.append((start, time.perf_counter()))
@@ -155,19 +165,20 @@ def build_sequential() -> Any:
     def provider() -> Any:
         return compiled["plain"]
 
-    seq = StateGraph(RagState, context_schema=Context, input_schema=RagInput,
-                     output_schema=RagOutput)
+    seq = StateGraph(
+        RagState, context_schema=Context, input_schema=RagInput, output_schema=RagOutput
+    )
     seq.add_node("retrieve_chunks", retrieve_chunks)  # type: ignore[call-overload]
     seq.add_node("judge_sequentially", judge_sequentially)  # type: ignore[call-overload]
     seq.add_node("plan_followups", plan_followups)
     seq.add_node("run_sub_rag", make_run_sub_rag(provider))
     seq.add_node("answer_question", answer_question)
     seq.add_edge(START, "retrieve_chunks")
-    seq.add_conditional_edges("retrieve_chunks", route_to_sequential,
-                              ["judge_sequentially", "answer_question"])
+    seq.add_conditional_edges(
+        "retrieve_chunks", route_to_sequential, ["judge_sequentially", "answer_question"]
+    )
     seq.add_edge("judge_sequentially", "plan_followups")
-    seq.add_conditional_edges("plan_followups", route_followups,
-                              ["run_sub_rag", "answer_question"])
+    seq.add_conditional_edges("plan_followups", route_followups, ["run_sub_rag", "answer_question"])
     seq.add_edge("run_sub_rag", "answer_question")
     seq.add_edge("answer_question", END)
     compiled["plain"] = seq.compile(name="rag-sequential")
@@ -220,8 +231,13 @@ def judge_span(log: list[tuple[str, float, float]]) -> float:
     return sum(end - start for start, end in levels.values())
 
 
-async def measure(variant: str, runner: Callable[[Context], Any], model: FixedLatencyChatModel,
-                  make_ctx: Callable[[], Context], repeats: int) -> dict[str, float]:
+async def measure(
+    variant: str,
+    runner: Callable[[Context], Any],
+    model: FixedLatencyChatModel,
+    make_ctx: Callable[[], Context],
+    repeats: int,
+) -> dict[str, float]:
     """Run one variant `repeats` times; medians of wall, retrieval and judge span, and calls."""
     walls, retrievals, spans, calls = [], [], [], []
     for _ in range(repeats):
@@ -243,13 +259,23 @@ async def measure(variant: str, runner: Callable[[Context], Any], model: FixedLa
         "judges": len(model.judge_log),
         "answers": len(model.answer_log),
     }
-    print(f"    {variant:>10}: wall {row['wall']:.3f} s, retrieval {row['retrieval']:.3f} s, "
-          f"judge span {row['judge_span']:.3f} s, llm calls {row['llm_calls']:.0f}", flush=True)
+    print(
+        f"    {variant:>10}: wall {row['wall']:.3f} s, retrieval {row['retrieval']:.3f} s, "
+        f"judge span {row['judge_span']:.3f} s, llm calls {row['llm_calls']:.0f}",
+        flush=True,
+    )
     return row
 
 
-async def bench_shape(k: int, depth: int, latency: float, milvus_uri: str, collection: str,
-                      workdir: Path, repeats: int) -> dict[str, Any]:
+async def bench_shape(
+    k: int,
+    depth: int,
+    latency: float,
+    milvus_uri: str,
+    collection: str,
+    workdir: Path,
+    repeats: int,
+) -> dict[str, Any]:
     """Parallel (``ask``) and sequential graphs on a chain of depth `depth`, k chunks per level."""
     model = FixedLatencyChatModel(delay_s=latency)
     name = f"fixed-latency-k{k}-d{depth}"
@@ -258,22 +284,36 @@ async def bench_shape(k: int, depth: int, latency: float, milvus_uri: str, colle
 
     def make_ctx() -> Context:
         # A fresh data dir per run: new checkpoints and an empty judge cache.
-        return Context(data_dir=str(workdir / f"{name}-{next(runs)}"), milvus_uri=milvus_uri,
-                       collection=collection, chat_model=f"registered:{name}", top_k=k,
-                       max_depth=depth, max_subqueries=1, max_llm_calls=1000,
-                       llm_timeout_s=30.0, llm_retries=0)
+        return Context(
+            data_dir=str(workdir / f"{name}-{next(runs)}"),
+            milvus_uri=milvus_uri,
+            collection=collection,
+            chat_model=f"registered:{name}",
+            top_k=k,
+            max_depth=depth,
+            max_subqueries=1,
+            max_llm_calls=1000,
+            llm_timeout_s=30.0,
+            llm_retries=0,
+        )
 
     sequential = build_sequential()
     print(f"  k={k}, d={depth}, L={latency}s", flush=True)
     await ask(QUESTION, make_ctx())  # warm-up: embeddings, Milvus client, graph compile
     par = await measure("parallel", lambda c: ask(QUESTION, c), model, make_ctx, repeats)
-    seq = await measure("sequential", lambda c: run_builder(sequential, QUESTION, c), model,
-                        make_ctx, repeats)
+    seq = await measure(
+        "sequential", lambda c: run_builder(sequential, QUESTION, c), model, make_ctx, repeats
+    )
     levels = depth + 1
     bound = levels * latency + levels * latency
     expected_calls = levels * (k + 1)
     return {
-        "k": k, "d": depth, "L": latency, "bound": bound, "par": par, "seq": seq,
+        "k": k,
+        "d": depth,
+        "L": latency,
+        "bound": bound,
+        "par": par,
+        "seq": seq,
         "expected_calls": expected_calls,
         "ratio": (par["wall"] - par["retrieval"]) / bound,
         "ratio_raw": par["wall"] / (bound + par["retrieval"]),
@@ -337,7 +377,8 @@ def render(rows: list[dict[str, Any]], repeats: int, seconds: float) -> str:
     lines += [
         "",
         "Without subtracting retrieval, wall / (bound + retrieval) = "
-        + ", ".join(f"{r['ratio_raw']:.3f} (k={r['k']})" for r in rows) + ".",
+        + ", ".join(f"{r['ratio_raw']:.3f} (k={r['k']})" for r in rows)
+        + ".",
     ]
     return "\n".join(lines)
 
@@ -352,8 +393,17 @@ async def main_async(args: argparse.Namespace) -> str:
         print(f"  ingested the sample corpus: {report.total_chunks} chunks", flush=True)
         rows = []
         for k in args.k:
-            rows.append(await bench_shape(k, args.depth, args.latency, ctx.resolved_milvus_uri,
-                                          ctx.collection, workdir, args.repeats))
+            rows.append(
+                await bench_shape(
+                    k,
+                    args.depth,
+                    args.latency,
+                    ctx.resolved_milvus_uri,
+                    ctx.collection,
+                    workdir,
+                    args.repeats,
+                )
+            )
     markdown = render(rows, args.repeats, time.perf_counter() - started)
     return markdown
 

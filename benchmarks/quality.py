@@ -110,13 +110,21 @@ async def run(args: argparse.Namespace) -> str:
         with corpus_file.open("w", encoding="utf-8") as fh:
             for i, (title, text) in enumerate(corpus.items()):
                 fh.write(json.dumps({"id": f"p{i}", "title": title, "text": text}) + "\n")
-        ctx = Context(data_dir=str(workdir / "data"), collection="bench_quality",
-                      chunk_size=4000, chunk_overlap=0, chat_model="")
+        ctx = Context(
+            data_dir=str(workdir / "data"),
+            collection="bench_quality",
+            chunk_size=4000,
+            chunk_overlap=0,
+            chat_model="",
+        )
         t0 = time.perf_counter()
         report = ingest([corpus_file], ctx)
         ingest_s = time.perf_counter() - t0
-        print(f"  ingested {len(corpus)} passages as {report.total_chunks} chunks "
-              f"in {ingest_s:.1f} s", flush=True)
+        print(
+            f"  ingested {len(corpus)} passages as {report.total_chunks} chunks "
+            f"in {ingest_s:.1f} s",
+            flush=True,
+        )
         retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)), topk=5, mode="hybrid")
         retriever.get_similar_chunk_with_score("warm-up query")
 
@@ -154,8 +162,9 @@ async def run(args: argparse.Namespace) -> str:
     return render(rows, args, ingest_s, time.perf_counter() - started)
 
 
-def render(rows: list[dict[str, Any]], args: argparse.Namespace, ingest_s: float,
-           seconds: float) -> str:
+def render(
+    rows: list[dict[str, Any]], args: argparse.Namespace, ingest_s: float, seconds: float
+) -> str:
     """Markdown summary (also printed)."""
     n = len(rows)
     single = {k: mean([r["single"][k] for r in rows]) for k in KS}
@@ -208,7 +217,8 @@ def render(rows: list[dict[str, Any]], args: argparse.Namespace, ingest_s: float
         "max_llm_calls=60. Gold titles the tree reached that single-shot top 5 missed: "
         f"{sum(r['new_gold'] for r in rows)}. Gold titles in the evidence but ranked below 5: "
         f"{len(late)} ({late_desc or 'none'}). Judge scores of the top-5 evidence items: "
-        + ", ".join(f"{s}: {top.count(s)}" for s in (2, 1, 0)) + ".",
+        + ", ".join(f"{s}: {top.count(s)}" for s in (2, 1, 0))
+        + ".",
     ]
     by_type = sorted({r["type"] for r in rows if r["type"]})
     if by_type:
@@ -224,8 +234,12 @@ def render(rows: list[dict[str, Any]], args: argparse.Namespace, ingest_s: float
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--dataset", type=Path, default=DEFAULT_DATASET,
-                        help="folder with corpus.json and questions.json (HotpotQA format)")
+    parser.add_argument(
+        "--dataset",
+        type=Path,
+        default=DEFAULT_DATASET,
+        help="folder with corpus.json and questions.json (HotpotQA format)",
+    )
     parser.add_argument("--limit", type=int, default=None, help="first N questions only")
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
     args = parser.parse_args()

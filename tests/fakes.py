@@ -26,6 +26,8 @@ class ScriptedChatModel(GenericFakeChatModel):
     """Judges through `judge_script`, answers with `answer_text`; tracks concurrency and prompts."""
 
     judge_script: Any = None
+    structured_scripts: dict = {}
+    """Other structured outputs by schema name: {"BranchDecision": fn(prompt) -> reply}."""
     answer_text: str = "The answer [1]."
     delay_s: float = 0.0
     _prompts: list[str] = PrivateAttr(default_factory=list)
@@ -52,6 +54,12 @@ class ScriptedChatModel(GenericFakeChatModel):
             try:
                 if self.delay_s:
                     await asyncio.sleep(self.delay_s)
+                if schema.__name__ in self.structured_scripts:
+                    reply = self.structured_scripts[schema.__name__](prompt)
+                    if isinstance(reply, Exception):
+                        raise reply
+                    data = reply if isinstance(reply, dict) else json.loads(reply)
+                    return schema.model_validate(data)
                 reply = self.judge_script(
                     _Q.search(prompt).group(1),
                     _TITLE.search(prompt).group(1),

@@ -5,7 +5,17 @@ from __future__ import annotations
 import json
 from typing import Any
 
-KEYWORD_KEYS = ("status", "path", "jumps", "infos", "candidates", "reason")
+KEYWORD_KEYS = (
+    "status",
+    "via",
+    "path",
+    "jumps",
+    "agent_calls",
+    "infos",
+    "candidates",
+    "reason",
+    "error",
+)
 CHUNK_KEYS = (
     "chunk_id",
     "rank",
@@ -151,8 +161,11 @@ def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
     add(root, tree)
     keyword = tree.get("keyword")
     if keyword:
-        trail = " › ".join(keyword.get("path", []))
-        root.add(f"[blue]keyword tree[/] {escape(keyword.get('status', ''))}: {escape(trail)}")
+        trail = " › ".join(keyword.get("path", [])) or "—"
+        line = f"[blue]keyword tree[/] {escape(keyword.get('status', ''))}: {escape(trail)}"
+        if keyword.get("status") != "matched" and keyword.get("candidates"):
+            line += f" [dim](near: {escape(', '.join(keyword['candidates'][:5]))})[/]"
+        root.add(line)
     if tree.get("graph_paths"):
         graph = root.add("[blue]knowledge graph paths[/]")
         for p in tree["graph_paths"]:

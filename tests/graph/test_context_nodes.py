@@ -21,8 +21,9 @@ async def test_graph_expand_adds_scored_paths_to_the_tree_and_stream(make_ctx):
     ctx = make_ctx(max_depth=0, top_k=3)
     _build_graph(ctx)
     events: list[dict] = []
-    result = await ask("Which guild built the Saltwren, Aldous Brennick's ship?", ctx,
-                       on_event=events.append)
+    result = await ask(
+        "Which guild built the Saltwren, Aldous Brennick's ship?", ctx, on_event=events.append
+    )
     expanded = [e for e in events if e["event"] == "graph_expanded"]
     assert len(expanded) == 1 and expanded[0]["paths"]
     paths = result["tree"]["graph_paths"]
@@ -39,3 +40,90 @@ async def test_without_a_graph_the_step_is_skipped(make_ctx):
     result = await ask("Who founded Quillhaven?", ctx, on_event=events.append)
     assert not [e for e in events if e["event"] == "graph_expanded"]
     assert result["tree"]["graph_paths"] == [] and result["answer"]
+
+
+TOY_TREE = """
+name: World
+description: everything in the federation
+children:
+  - name: Places
+    description: cities, rivers and mountains
+    children:
+      - name: Cities
+        description: towns and ports
+        children:
+          - name: Quillhaven
+            description: the federal capital on Thornmere
+          - name: Marrowgate
+            description: the port of Varunhal
+  - name: People
+    description: inventors, captains and scholars
+"""
+
+
+async def test_keyword_descent_with_derived_tree_offline(make_ctx):
+    from treerag.retrievers.keyword_tree import derive_from_collection
+
+    ctx = make_ctx(max_depth=0, top_k=3)
+    derive_from_collection(ctx)
+    events: list[dict] = []
+    result = await ask("墨衡书院是谁创办的？", ctx, on_event=events.append)
+    [event] = [e for e in events if e["event"] == "keyword_descended"]
+    assert event["status"] == "matched" and event["via"] == "terms"
+    assert event["path"][-1] == "墨衡书院" and event["infos"]
+    assert result["tree"]["keyword"]["path"] == event["path"]
+    assert any("陆怀霜" in info["text"] for info in event["infos"])  # the founder, for the answer
+    assert await tree(result["thread_id"], ctx) == result["tree"]
+
+
+async def test_keyword_descent_multi_level_jump_with_an_llm_agent(make_ctx, tmp_path):
+    import re
+
+    from treerag.retrievers.keyword_tree import open_tree
+
+    from ..fakes import ScriptedChatModel
+
+    def pick(prompt):
+        found = re.search(r"\[(\S+)\] Quillhaven", prompt)
+        if found:
+            return {"action": "match", "node_id": found.group(1), "reason": "the capital"}
+        cities = re.search(r"\[(\S+)\] Cities", prompt).group(1)
+        return {"action": "jump", "node_id": cities, "jump_depth": 3, "reason": "a city"}
+
+    model = ScriptedChatModel(
+        judge_script=lambda q, t, x: '{"score": 0, "reason": "no"}',
+        structured_scripts={"BranchDecision": pick},
+    )
+    ctx = make_ctx(model, max_depth=0, top_k=2)
+    (tmp_path / "toy.yaml").write_text(TOY_TREE, encoding="utf-8")
+    open_tree(ctx, create=True).import_tree(tmp_path / "toy.yaml")
+    events: list[dict] = []
+    await ask("Tell me about the seat of the federal government", ctx, on_event=events.append)
+    [event] = [e for e in events if e["event"] == "keyword_descended"]
+    assert event["status"] == "matched" and event["via"] == "descent", event
+    assert event["path"] == ["World", "Places", "Cities", "Quillhaven"]
+    assert event["agent_calls"] == 2  # three levels down in one decision, then the match
+    assert event["jumps"] == 1
+    assert any("Quillhaven - the federal capital" in p for p in model.prompts)
+
+
+async def test_keyword_agent_timeout_falls_back_to_not_found(make_ctx, tmp_path):
+    from treerag.retrievers.keyword_tree import open_tree
+
+    from ..fakes import ScriptedChatModel
+
+    model = ScriptedChatModel(
+        judge_script=lambda q, t, x: '{"score": 0, "reason": "no"}',
+        structured_scripts={"BranchDecision": lambda p: TimeoutError("slow")},
+    )
+    ctx = make_ctx(model, max_depth=0, top_k=2, llm_retries=0)
+    (tmp_path / "toy.yaml").write_text(TOY_TREE, encoding="utf-8")
+    open_tree(ctx, create=True).import_tree(tmp_path / "toy.yaml")
+    events: list[dict] = []
+    result = await ask(
+        "Tell me about the seat of the federal government", ctx, on_event=events.append
+    )
+    [event] = [e for e in events if e["event"] == "keyword_descended"]
+    assert event["status"] == "not_found" and event["candidates"]
+    assert "slow" in event["error"]  # the agent's failure is recorded, not hidden
+    assert result["answer"]  # the run goes on

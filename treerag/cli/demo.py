@@ -32,6 +32,7 @@ def demo_command(data_dir: str = DataDirOption) -> None:
     console.rule(f"ingesting the sample corpus from {corpus}")
     with user_errors():
         _print_report(ingest([corpus], ctx))
+        _build_structures(ctx)
         retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)), topk=3)
         for query in DEMO_QUERIES:
             console.rule(f"hybrid search: {query}")
@@ -48,6 +49,27 @@ def demo_command(data_dir: str = DataDirOption) -> None:
         '\nNext: `treerag ask "your question"`, `treerag tree THREAD_ID`, `treerag runs`, '
         "`treerag doctor`, `treerag --help`."
     )
+
+
+def _build_structures(ctx) -> None:
+    """Derive the keyword tree from the ingested files and import the sample knowledge graph."""
+    from treerag.knowledge_graph import World, embed_from_documents, import_files, world_communities
+    from treerag.models import get_embeddings
+    from treerag.retrievers.keyword_tree import derive_from_collection, tree_dir
+    from treerag.retrievers.knowledge_graph import WORLD_FILE, embedder_id, graph_dir
+
+    derive_from_collection(ctx)
+    console.print(f"keyword tree derived from the documents' structure: {tree_dir(ctx)}")
+    if not (graph_dir(ctx) / WORLD_FILE).exists():
+        embeddings = get_embeddings(ctx)
+        world = World(embed_from_documents(embeddings), embed_id=embedder_id(embeddings))
+        report = import_files(world, [sample_corpus_dir().parent / "graph.jsonl"])
+        world_communities(world)
+        world.save(graph_dir(ctx))
+        console.print(
+            f"knowledge graph imported: {report.entities} entities, "
+            f"{report.edges} edges → {graph_dir(ctx)}"
+        )
 
 
 def _ask(ctx) -> None:

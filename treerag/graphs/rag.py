@@ -13,11 +13,12 @@ from treerag.context import Context
 from treerag.nodes.answer import answer_question
 from treerag.nodes.graph_expand import expand_graph
 from treerag.nodes.judge import judge_chunk, route_to_judges
+from treerag.nodes.keyword_descent import descend_keywords
 from treerag.nodes.retrieve import retrieve_chunks
 from treerag.nodes.subrun import make_run_sub_rag, plan_followups, route_followups
 from treerag.state import RagInput, RagOutput, RagState
 
-CONTEXT_NODES = ["graph_expand"]
+CONTEXT_NODES = ["keyword_descent", "graph_expand"]
 """Structured-knowledge steps that run in parallel after judging and sub-runs."""
 
 
@@ -39,6 +40,7 @@ builder.add_node("retrieve_chunks", retrieve_chunks)  # type: ignore[call-overlo
 builder.add_node("judge_chunk", judge_chunk)  # type: ignore[call-overload]
 builder.add_node("plan_followups", plan_followups)
 builder.add_node("run_sub_rag", make_run_sub_rag(_plain_graph))
+builder.add_node("keyword_descent", descend_keywords)
 builder.add_node("graph_expand", expand_graph)
 builder.add_node("answer_question", answer_question)
 builder.add_edge(START, "retrieve_chunks")

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from treerag.prompts import answer, condense, judge
+from treerag.prompts import answer, condense, judge, keyword
 
 DEFAULTS: dict[str, str] = {
     "judge": judge.JUDGE_PROMPT,
     "answer": answer.ANSWER_PROMPT,
     "condense": condense.CONDENSE_PROMPT,
+    "pick_branch": keyword.PICK_BRANCH_PROMPT,
+    "dedup": keyword.DEDUP_PROMPT,
+    "link": keyword.LINK_PROMPT,
+    "disambiguate": keyword.DISAMBIGUATE_PROMPT,
 }
 
 

@@ -87,3 +87,7 @@ class Reasoner(Protocol):
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Turn a follow-up chat message into a standalone question, given (role, text) turns."""
         ...
+
+    def keyword_agent(self) -> Any:
+        """Return the agent that walks the keyword tree (a `treerag.keyword_tree.KeywordAgent`)."""
+        ...

@@ -85,6 +85,12 @@ class LLMReasoner:
             return f"(the answer model failed: {type(exc).__name__}) Relevant evidence: {cited}"
         return str(message.content)
 
+    def keyword_agent(self) -> Any:
+        """The keyword-tree agent played by this chat model."""
+        from treerag.reasoning.keyword_agent import LLMKeywordAgent
+
+        return LLMKeywordAgent(self.model, self.timeout_s, self.retries, self.prompts)
+
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Ask the model for a standalone question (falls back to the message on failure)."""
         if not history:

@@ -45,6 +45,12 @@ class OfflineReasoner:
         self._stream = TextStreamModel()
         self._memo: dict[str, np.ndarray] = {}
 
+    def keyword_agent(self) -> Any:
+        """The engine's lexical HeuristicAgent (rules in treerag/keyword_tree/heuristic.py)."""
+        from treerag.keyword_tree import HeuristicAgent
+
+        return HeuristicAgent()
+
     def clear_memo(self) -> None:
         """Forget memoised embeddings (for fair timing of separate runs)."""
         self._memo.clear()
@@ -144,9 +150,8 @@ class OfflineReasoner:
             for support in item.support:
                 for sent in sentences(support):
                     candidates.append((item.n, sent))
-        for line in extra_context.splitlines():
-            if line.strip():
-                candidates.append((0, line.strip()))
+        for sent in sentences(extra_context):
+            candidates.append((0, sent))
         if not candidates:
             return f"{LABEL} {NOT_FOUND}"
         q_terms = set(content_terms(question))

@@ -1,0 +1,125 @@
+"""Derive a tree from ingested chunks: folder → file → heading path, chunks linked as infos."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any
+
+from treerag.keyword_tree.info_ops import stage_create_info, stage_link, stage_update_info
+from treerag.keyword_tree.keyword_ops import (
+    ensure_root,
+    sibling_with_name,
+    stage_create,
+    stage_update,
+)
+from treerag.keyword_tree.normalize import canonical
+from treerag.keyword_tree.results import WriteResult
+from treerag.keyword_tree.txn import Txn
+from treerag.keyword_tree.validate import MAX_NAME
+
+if TYPE_CHECKING:
+    from treerag.keyword_tree.store import KeywordTree
+
+SNIPPET = 160
+"""Characters of the first chunk used as the description of a file or heading keyword."""
+
+
+@dataclass(slots=True)
+class ChunkRecord:
+    """One chunk of an ingested document, as the deriver needs it."""
+
+    source_path: str
+    heading_path: Sequence[str] = field(default_factory=tuple)
+    chunk_id: str = ""
+    text: str = ""
+
+
+def _as_record(item: ChunkRecord | Mapping[str, Any] | Sequence[Any]) -> ChunkRecord:
+    if isinstance(item, ChunkRecord):
+        return item
+    if isinstance(item, Mapping):
+        return ChunkRecord(
+            str(item["source_path"]),
+            tuple(item.get("heading_path") or ()),
+            str(item.get("chunk_id") or ""),
+            str(item.get("text") or ""),
+        )
+    source, headings, chunk_id, text = item
+    return ChunkRecord(str(source), tuple(headings or ()), str(chunk_id), str(text))
+
+
+def _names(record: ChunkRecord, base_dir: str | None) -> list[tuple[str, str]]:
+    """Return [(name, kind)] from the top folder down to the last heading."""
+    path = PurePath(record.source_path)
+    if base_dir is not None:
+        try:
+            path = path.relative_to(base_dir)
+        except ValueError:
+            pass
+    parts = [p for p in path.parts if p not in ("/", ".", "")]
+    out = [(p, "folder") for p in parts[:-1]] + [(parts[-1], "file")] if parts else []
+    out += [(h, "heading") for h in record.heading_path]
+    return [(" ".join(n.split())[:MAX_NAME], kind) for n, kind in out if canonical(n)]
+
+
+def derive_tree(
+    store: KeywordTree,
+    records: Iterable[ChunkRecord | Mapping[str, Any] | Sequence[Any]],
+    *,
+    root_name: str | None = None,
+    base_dir: str | None = None,
+) -> WriteResult:
+    """Build keywords for each record's folders, file and headings; link its chunk as an info.
+
+    Records are ChunkRecords, dicts with source_path, heading_path, chunk_id, text, or
+    4-tuples in that order. Running it again on the same records changes nothing: keywords
+    are found by name under their parent, infos by chunk id (their text is updated when it
+    changed). Everything happens in one undoable operation.
+
+    Args:
+        store: The target store.
+        records: The chunks.
+        root_name: Put everything under a root keyword of this name.
+        base_dir: Make source paths relative to this folder first.
+    """
+    with store._write("derive_tree", {"root_name": root_name, "base_dir": base_dir}) as tx:
+        infos = 0
+        for item in records:
+            record = _as_record(item)
+            top = ensure_root(tx, root_name) if root_name else None
+            leaf = top
+            for name, kind in _names(record, base_dir):
+                leaf = _child(tx, leaf, name, kind, record)
+            if leaf is not None and record.text.strip():
+                _chunk(tx, record, leaf)
+                infos += 1
+        tx.args["chunks"] = infos
+    op = tx.op_id if tx.changes() else None
+    return WriteResult(
+        operation_id=op, kind="derive_tree", action="derived", detail={"chunks": infos}
+    )
+
+
+def _child(tx: Txn, parent: str | None, name: str, kind: str, record: ChunkRecord) -> str:
+    existing = sibling_with_name(tx.index, parent, canonical(name))
+    snippet = " ".join(record.text.split())[:SNIPPET] if kind != "folder" else ""
+    if existing is not None:
+        if snippet and not tx.index.nodes[existing]["description"]:
+            stage_update(tx, existing, {"description": snippet}, None)
+        return existing
+    meta = {"kind": kind, "source_path": record.source_path}
+    return str(stage_create(tx, name, parent_id=parent, description=snippet, metadata=meta)["id"])
+
+
+def _chunk(tx: Txn, record: ChunkRecord, leaf: str) -> None:
+    # Info ids cannot hold whitespace; the original chunk id stays in the metadata.
+    info_id = "".join("_" if ch.isspace() else ch for ch in record.chunk_id) or None
+    meta = {"chunk_id": record.chunk_id, "heading_path": list(record.heading_path)}
+    if info_id is not None and info_id in tx.index.info_offsets:
+        patch = {"content": record.text, "source": record.source_path, "metadata": meta}
+        stage_update_info(tx, info_id, patch, None)
+    else:
+        info_id = stage_create_info(tx, record.text, record.source_path, meta, info_id)["id"]
+    stage_link(tx, info_id, leaf, "PRIMARY", "derive")

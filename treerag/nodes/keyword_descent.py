@@ -1,0 +1,33 @@
+"""Node: find the question's place in the keyword knowledge tree and add what is linked there."""
+
+from __future__ import annotations
+
+from langgraph.runtime import Runtime
+
+from treerag.context import Context
+from treerag.nodes.common import context_of, emit
+from treerag.reasoning import get_reasoner
+from treerag.retrievers.keyword_tree import keyword_context
+from treerag.state import RagState
+
+
+async def descend_keywords(state: RagState, runtime: Runtime[Context]) -> dict:
+    """Exact lookup on the question's normalized terms, agent descent otherwise (root only).
+
+    The path taken (and any multi-level jump) is recorded in the search tree and streamed;
+    the infos linked to the matched keyword join the answer context.
+    """
+    if state.get("depth", 0) > 0 or state.get("error"):
+        return {}
+    ctx = context_of(runtime)
+    note = await keyword_context(ctx, state["question"], get_reasoner(ctx).keyword_agent())
+    if note is None:
+        return {}
+    emit(
+        "keyword_descended",
+        thread_id=state.get("thread_id", ""),
+        root_thread_id=state.get("root_thread_id", ""),
+        depth=0,
+        **{k: v for k, v in note.items() if k != "text"},
+    )
+    return {"context_notes": [note]}

@@ -1,0 +1,92 @@
+"""The keyword tree's agent (seed 03 §4.3) played by a chat model, through structured output."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage
+from pydantic import BaseModel
+from tenacity import AsyncRetrying, stop_after_attempt
+
+from treerag.keyword_tree import (
+    BranchDecision,
+    CandidateNode,
+    DedupDecision,
+    DescentView,
+    DisambiguationDecision,
+    LinkDecision,
+)
+from treerag.prompts import get_prompt
+
+
+def _candidates(nodes: list[CandidateNode]) -> str:
+    return "\n".join(
+        f"[{n.id}] {n.name}" + (f" — {n.description}" if n.description else "") for n in nodes
+    )
+
+
+class LLMKeywordAgent:
+    """Implements the engine's `KeywordAgent` protocol with prompts and retries.
+
+    Failures propagate: the engine's descent loop turns them into its NotFound fallback with
+    the current candidates (seed 03 §4.3), which is the degradation the design asks for.
+    """
+
+    def __init__(
+        self,
+        model: BaseChatModel,
+        timeout_s: float,
+        retries: int,
+        prompts: dict[str, str] | None = None,
+    ):
+        """Wrap a chat model with the run's timeout, retries and prompt overrides."""
+        self.model = model
+        self.timeout_s = timeout_s
+        self.retries = retries
+        self.prompts = prompts or {}
+
+    async def _ask(self, schema: type[BaseModel], prompt_name: str, **slots: Any) -> Any:
+        prompt = get_prompt(prompt_name, self.prompts).format(**slots)
+        structured = self.model.with_structured_output(schema)
+        async for attempt in AsyncRetrying(stop=stop_after_attempt(self.retries + 1), reraise=True):
+            with attempt:
+                result = await asyncio.wait_for(
+                    structured.ainvoke([HumanMessage(content=prompt)]), timeout=self.timeout_s
+                )
+                return result if isinstance(result, schema) else schema.model_validate(result)
+        raise RuntimeError("unreachable")  # AsyncRetrying either returns or re-raises
+
+    async def pick_branch(self, question: str, view: DescentView) -> BranchDecision:
+        """Choose jump / match / missing / ambiguous for the shown subtree."""
+        return await self._ask(BranchDecision, "pick_branch", question=question, view=view.render())
+
+    async def dedup_check(
+        self, name: str, description: str, existing: list[CandidateNode]
+    ) -> DedupDecision:
+        """Decide whether a new keyword duplicates an existing one."""
+        return await self._ask(
+            DedupDecision,
+            "dedup",
+            name=name,
+            description=description,
+            existing=_candidates(existing),
+        )
+
+    async def link_info(self, content: str, candidates: list[CandidateNode]) -> LinkDecision:
+        """Choose the keywords a piece of information belongs to."""
+        return await self._ask(
+            LinkDecision, "link", content=content, candidates=_candidates(candidates)
+        )
+
+    async def disambiguate_same_name(
+        self, question: str, candidates: list[CandidateNode]
+    ) -> DisambiguationDecision:
+        """Pick one of several same-named keywords for a question."""
+        return await self._ask(
+            DisambiguationDecision,
+            "disambiguate",
+            question=question,
+            candidates=_candidates(candidates),
+        )

@@ -1,0 +1,137 @@
+"""Keyword-tree retrieval for the rag graph: exact lookup first, agent descent otherwise."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import Any
+
+from treerag.context import Context
+
+MAX_INFOS = 5
+MAX_INFO_CHARS = 600
+_trees: dict[str, Any] = {}
+_lock = threading.Lock()
+
+
+def tree_dir(ctx: Context) -> Path:
+    """Where the keyword tree of a data directory lives."""
+    return ctx.data_path / "keyword_tree"
+
+
+def open_tree(ctx: Context, create: bool = False) -> Any | None:
+    """Open the data directory's keyword tree once per process; None if there is none."""
+    from treerag.keyword_tree import KeywordTree
+
+    directory = tree_dir(ctx)
+    if not create and not (directory / "logs" / "change_log.jsonl").exists():
+        return None
+    key = str(directory.resolve())
+    with _lock:
+        if key not in _trees:
+            _trees[key] = KeywordTree(directory)
+        return _trees[key]
+
+
+async def keyword_context(ctx: Context, question: str, agent: Any) -> dict[str, Any] | None:
+    """Search the tree (seed 03 §5.1: exact hit, then agent descent) and describe the result.
+
+    Returns a context note: status, the path of names, the number of agent calls and of
+    multi-level jumps, the linked infos (their text joins the answer context), the
+    candidates on a miss, and the reason; None when there is no tree.
+    """
+    tree = open_tree(ctx)
+    if tree is None:
+        return None
+    by_terms = _match_terms(tree, question)
+    if by_terms is not None:
+        return by_terms
+    result = await tree.asearch(question, agent=agent)
+    trace = getattr(result, "trace", None)
+    steps = trace.steps if trace else []
+    note = _note(result.kind, getattr(result, "via", ""), getattr(result, "reason", "") or "")
+    note["error"] = getattr(result, "error", None) or ""
+    note["agent_calls"] = trace.agent_calls if trace else 0
+    note["jumps"] = sum(1 for s in steps if (s.decision.get("jump_depth") or 1) > 1)
+    if result.kind == "matched":
+        _fill_match(tree, note, result.node)
+    else:
+        note["candidates"] = [n.name for n in result.candidates]
+        if result.kind == "not_found" and result.suggested_parent is not None:
+            note["path"] = [result.suggested_parent.name]
+    return note
+
+
+def _note(status: str, via: str, reason: str) -> dict[str, Any]:
+    return {
+        "kind": "keyword",
+        "status": status,
+        "via": via,
+        "reason": reason,
+        "agent_calls": 0,
+        "jumps": 0,
+        "path": [],
+        "infos": [],
+        "candidates": [],
+        "text": "",
+    }
+
+
+def _match_terms(tree: Any, question: str) -> dict[str, Any] | None:
+    """Exact lookup of the question's terms: the most specific keyword named in it wins."""
+    ids = tree.lookup_terms(question)
+    if not ids:
+        return None
+    nodes = sorted((tree.get_keyword(i) for i in ids), key=lambda n: (-len(n.name), -n.level))
+    note = _note("matched", "terms", f"the question names {nodes[0].name!r}")
+    note["candidates"] = [n.name for n in nodes[1:]]
+    _fill_match(tree, note, nodes[0])
+    return note
+
+
+def _fill_match(tree: Any, note: dict[str, Any], node: Any) -> None:
+    """Record the path and the infos linked to the keyword and its children (up to 5)."""
+    note["path"] = [n.name for n in tree.get_path(node.id)]
+    hits = list(tree.get_infos_of_keyword(node.id, size=MAX_INFOS).items)
+    for child in tree.get_children(node.id):  # a heading's sections hold most of its text
+        if len(hits) >= MAX_INFOS:
+            break
+        hits.extend(tree.get_infos_of_keyword(child.id, size=MAX_INFOS).items)
+    note["infos"] = [
+        {"id": h.info.id, "source": h.info.source, "text": h.info.content[:MAX_INFO_CHARS]}
+        for h in hits[:MAX_INFOS]
+    ]
+    note["text"] = "\n".join(i["text"] for i in note["infos"])
+
+
+def derive_from_collection(ctx: Context, root_name: str = "Documents") -> Any:
+    """Build folder → file → heading keywords from the ingested chunks, chunks linked as infos.
+
+    Running it again after more ingestion adds what is new; unchanged chunks change nothing.
+    """
+    import os
+
+    from treerag.keyword_tree import ChunkRecord
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    store = ChunkStore(ctx, get_embeddings(ctx))
+    store.require_data()
+    ids = sorted(i for chunk_ids in store.ids_by_source().values() for i in chunk_ids)
+    rows = [row for start in range(0, len(ids), 500) for row in store.get(ids[start : start + 500])]
+    rows.sort(key=lambda r: (r["source"], r["chunk_index"]))
+    records = [
+        ChunkRecord(
+            source_path=r["source"].split("#", 1)[0],
+            heading_path=tuple((r.get("meta") or {}).get("heading_path") or ()),
+            chunk_id=r["id"],
+            text=r["text"],
+        )
+        for r in rows
+    ]
+    base = os.path.commonpath([r.source_path for r in records]) if records else None
+    if base and Path(base).is_file():
+        base = str(Path(base).parent)
+    tree = open_tree(ctx, create=True)
+    assert tree is not None  # create=True always opens one
+    return tree.derive_from_chunks(records, root_name=root_name, base_dir=base)
