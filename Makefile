@@ -22,7 +22,7 @@ lint: install
 	$(BIN)/mypy
 
 bench: install
-	for script in benchmarks/[a-z]*.py; do $(BIN)/python $$script --write || exit 1; done
+	for script in benchmarks/[a-z]*.py; do $(BIN)/python -m benchmarks.$$(basename $$script .py) --write || exit 1; done
 
 demo: install
 	$(BIN)/treerag demo

@@ -51,6 +51,7 @@ DEFAULT_DATASET = REPO_ROOT.parent / "shared" / "datasets" / "hotpotqa_100"
 MODES = ("dense", "sparse", "hybrid")
 KS = (2, 5)
 RRF_K = 60
+HYBRID_CANDIDATES = Context().hybrid_candidates
 FUSION_POOL = 100
 # Passage recall@k of brute force on hotpotqa_100 recorded in design/LANDMINES.md.
 LANDMINES_RECALL = {
@@ -220,15 +221,19 @@ def bench_ingest(
 def bench_milvus_queries(store: ChunkStore, data: Dataset) -> dict[str, ModeResult]:
     """Run every question through Retriever per mode: latency at top 5, recall at 2 and 5.
 
-    Latency is timed at topk=5 (the default top_k). Recall@k runs the retriever with topk=k,
-    since hybrid search fetches topk candidates per side before fusing.
+    Latency is timed at topk=5 (the default top_k). Recall@k runs the retriever with topk=k;
+    hybrid search lets each side contribute the product's default candidate pool.
     """
     results: dict[str, ModeResult] = {}
     for mode in MODES:
         res = ModeResult()
         for k in KS:
             retriever = Retriever(
-                store, topk=k, search_type=mode, ranker_type="rrf", ranker_params={"k": RRF_K}
+                store,
+                topk=k,
+                search_type=mode,
+                ranker_type="rrf",
+                ranker_params={"k": RRF_K, "candidates": HYBRID_CANDIDATES},
             )
             retriever.get_similar_chunk_with_score("warm-up query")
             for question, gold in zip(data.questions, data.gold, strict=True):
@@ -511,10 +516,11 @@ def build_rows(
             got, base = milvus[mode].mean_recall(k), brute[mode].mean_recall(k)
             ref = LANDMINES_RECALL[mode][k]
             goal, status = "", ""
-            if mode == "hybrid" and k == 5:
-                goal = f">= brute - {RECALL_TOLERANCE:.2f}"
-                status = mark(got >= base - RECALL_TOLERANCE)
             titled = brute_titled[mode].mean_recall(k)
+            if mode == "hybrid" and k == 5:
+                # ingest() indexes a record's title with its text: title+text is the like baseline.
+                goal = f">= title+text - {RECALL_TOLERANCE:.2f}"
+                status = mark(got >= titled - RECALL_TOLERANCE)
             rows.append(
                 (
                     f"Recall@{k} {label[mode]} (Milvus)",
@@ -615,10 +621,11 @@ def render_markdown(
         "",
         "Brute force baselines (same run): numpy cosine over the same passage embeddings; "
         "bm25s (Lucene BM25, English stopwords, no stemming); RRF(k=60) of the two top-100 "
-        "lists. Milvus hybrid fuses `topk` candidates per side (its RRF with k=60). "
+        "lists. Milvus hybrid (through `Retriever`, as the product runs it) fuses "
+        f"{HYBRID_CANDIDATES} candidates per side (TREERAG_HYBRID_CANDIDATES) with RRF k=60. "
         "'title+text' runs the same brute force on `title + \\n + text` per passage: it "
-        "reproduces the LANDMINES.md figures, whereas `ingest()` embeds and indexes the JSON "
-        "record's text without its title.",
+        "reproduces the LANDMINES.md figures, and it is what `ingest()` indexes for a JSON "
+        "record (the title with the text), so it is the baseline of the recall goal.",
         "",
         f"Load average (1 min) at start / end: {args.load_start:.1f} / {args.load_end:.1f}.",
         "",
@@ -712,8 +719,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     pool_note = ""
     if pooled is not None:
         pool_note = (
-            f"The '{args.pool} per side' rows call `MilvusClient.hybrid_search` directly: "
-            "`Retriever` has no setting for a per-side candidate pool larger than `topk`."
+            f"The '{args.pool} per side' rows call `MilvusClient.hybrid_search` directly with "
+            f"a {args.pool}-hit pool per side, next to the Retriever's default of "
+            f"{HYBRID_CANDIDATES}."
         )
     print()
     print(render_text(rows))

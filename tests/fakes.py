@@ -45,6 +45,20 @@ class ScriptedChatModel(GenericFakeChatModel):
     def max_in_flight(self) -> int:
         return self._max_in_flight
 
+    def _structured_reply(self, schema: Any, prompt: str) -> Any:
+        if schema.__name__ in self.structured_scripts:
+            reply = self.structured_scripts[schema.__name__](prompt)
+        else:
+            reply = self.judge_script(
+                _Q.search(prompt).group(1),
+                _TITLE.search(prompt).group(1),
+                _PASSAGE.search(prompt).group(1),
+            )
+        if isinstance(reply, Exception):
+            raise reply
+        data = reply if isinstance(reply, dict) else json.loads(reply)
+        return schema.model_validate(data)
+
     def with_structured_output(self, schema: Any, **kwargs: Any):  # type: ignore[override]
         async def run(messages: Any) -> Any:
             prompt = messages[-1].content
@@ -54,25 +68,15 @@ class ScriptedChatModel(GenericFakeChatModel):
             try:
                 if self.delay_s:
                     await asyncio.sleep(self.delay_s)
-                if schema.__name__ in self.structured_scripts:
-                    reply = self.structured_scripts[schema.__name__](prompt)
-                    if isinstance(reply, Exception):
-                        raise reply
-                    data = reply if isinstance(reply, dict) else json.loads(reply)
-                    return schema.model_validate(data)
-                reply = self.judge_script(
-                    _Q.search(prompt).group(1),
-                    _TITLE.search(prompt).group(1),
-                    _PASSAGE.search(prompt).group(1),
-                )
+                return self._structured_reply(schema, prompt)
             finally:
                 self._in_flight -= 1
-            if isinstance(reply, Exception):
-                raise reply
-            data = reply if isinstance(reply, dict) else json.loads(reply)
-            return schema.model_validate(data)
 
-        return RunnableLambda(lambda m: None, afunc=run)
+        def run_sync(messages: Any) -> Any:
+            self._prompts.append(messages[-1].content)
+            return self._structured_reply(schema, messages[-1].content)
+
+        return RunnableLambda(run_sync, afunc=run)
 
     def _generate(self, messages, stop=None, run_manager=None, **kwargs):
         # GenericFakeChatModel streams by calling _generate, so this sees every answer once.

@@ -29,7 +29,7 @@ def _main() -> None:
 
 def _register() -> None:
     """Attach every command family to the root app."""
-    from treerag.cli import ask, chat, demo, doctor, ingest, kg, kw, kw_derive, search
+    from treerag.cli import ask, chat, demo, doctor, ingest, kg, kg_build, kw, kw_build, search
     from treerag.cli import eval as eval_commands
 
     ingest.register(app)
@@ -39,7 +39,8 @@ def _register() -> None:
     eval_commands.register(app)
     doctor.register(app)
     demo.register(app)
-    kw_derive.register(kw.app)
+    kw_build.register(kw.app)
+    kg_build.register(kg.app)
     app.add_typer(kw.app, name="kw", help="Keyword knowledge tree: import, show, search, edit.")
     app.add_typer(kg.app, name="kg", help="Knowledge graph: import, extract, search, expand.")
 

@@ -21,11 +21,11 @@ RRF_K = 60
 def rank_evidence(chunks: list[ChunkRecord], depth: int) -> list[dict[str, Any]]:
     """Rank this run's chunks and its sub-runs' evidence, best first.
 
-    Sufficient chunks (2) come first, irrelevant ones (0) last. Partial chunks and the
+    This level's sufficient chunks (2) come first, irrelevant ones (0) last. Partial chunks and the
     sub-runs' finds are ordered by reciprocal rank fusion (Cormack et al., 2009: the sum of
     1 / (60 + rank) over the ranked lists an item appears in) of this run's retrieval list
-    and each sub-run's ranked evidence, so a sub-run's best find competes with this level's
-    chunks on equal terms and a chunk found by several runs rises.
+    and each sub-run's ranked evidence, the latter counted from the rank of the chunk that
+    caused it; ties go to the shallower item. A chunk found by several runs rises.
     """
     items: dict[str, dict[str, Any]] = {}
     fused: dict[str, float] = {}
@@ -38,12 +38,21 @@ def rank_evidence(chunks: list[ChunkRecord], depth: int) -> list[dict[str, Any]]
             items[cid] = item
 
     for chunk in chunks:
-        offer(_own_item(chunk, depth), chunk.get("rank", 0))
+        rank = chunk.get("rank", 0)
+        offer(_own_item(chunk, depth), rank)
+        # A sub-run's list continues from the chunk it completes: its best find ranks just
+        # below that chunk, so the bridge chunk and its completion sit side by side.
         for position, found in enumerate(chunk.get("sub_evidence", []), 1):
-            offer(found, position)
+            offer(found, rank + position)
+
+    # Only this level's own verdicts of 2 answer this question; a sub-run's 2 answered its
+    # follow-up, which makes it partial evidence here.
+    def sufficient(item: dict[str, Any]) -> bool:
+        return item["score"] == 2 and item["depth"] == depth
+
     return sorted(
         items.values(),
-        key=lambda i: (i["score"] != 2, i["score"] == 0, -fused[i["chunk_id"]], i["depth"]),
+        key=lambda i: (not sufficient(i), i["score"] == 0, -fused[i["chunk_id"]], i["depth"]),
     )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from treerag.prompts import answer, condense, judge, keyword
+from treerag.prompts import answer, condense, extraction, judge, keyword
 
 DEFAULTS: dict[str, str] = {
     "judge": judge.JUDGE_PROMPT,
@@ -12,6 +12,8 @@ DEFAULTS: dict[str, str] = {
     "dedup": keyword.DEDUP_PROMPT,
     "link": keyword.LINK_PROMPT,
     "disambiguate": keyword.DISAMBIGUATE_PROMPT,
+    "reorganize": keyword.REORGANIZE_PROMPT,
+    "extraction": extraction.EXTRACTION_PROMPT,
 }
 
 

@@ -39,3 +39,10 @@ Question: {question}
 
 Candidates:
 {candidates}"""
+
+REORGANIZE_PROMPT = """Review this part of a keyword knowledge tree and propose changes that make
+it easier to navigate: merge keywords that name the same thing, move misplaced keywords under a
+better parent, write missing descriptions, create a grouping keyword where many siblings share
+a theme. Propose nothing if it is fine.
+
+{view}"""

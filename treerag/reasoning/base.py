@@ -91,3 +91,7 @@ class Reasoner(Protocol):
     def keyword_agent(self) -> Any:
         """Return the agent that walks the keyword tree (a `treerag.keyword_tree.KeywordAgent`)."""
         ...
+
+    def extractor(self) -> Any:
+        """Return the knowledge-graph extractor (a `treerag.knowledge_graph.Extractor`)."""
+        ...

@@ -17,6 +17,7 @@ from treerag.keyword_tree import (
     DescentView,
     DisambiguationDecision,
     LinkDecision,
+    ReorganizeAdvice,
 )
 from treerag.prompts import get_prompt
 
@@ -90,3 +91,7 @@ class LLMKeywordAgent:
             question=question,
             candidates=_candidates(candidates),
         )
+
+    async def review_subtree(self, view: DescentView) -> ReorganizeAdvice:
+        """Propose merges, moves and descriptions for the shown subtree (reorganize)."""
+        return await self._ask(ReorganizeAdvice, "reorganize", view=view.render())

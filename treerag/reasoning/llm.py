@@ -85,6 +85,20 @@ class LLMReasoner:
             return f"(the answer model failed: {type(exc).__name__}) Relevant evidence: {cited}"
         return str(message.content)
 
+    def extractor(self) -> Any:
+        """A knowledge-graph extractor: this model with structured output, retried."""
+        from treerag.knowledge_graph import ExtractionResult, RunnableExtractor
+
+        template = get_prompt("extraction", self.prompts)
+        runnable = self.model.with_structured_output(ExtractionResult).with_retry(
+            stop_after_attempt=self.retries + 1
+        )
+        return RunnableExtractor(
+            runnable,
+            lambda unit: [HumanMessage(content=template.format(title=unit.title, text=unit.text))],
+            name=f"llm:{self.name}",
+        )
+
     def keyword_agent(self) -> Any:
         """The keyword-tree agent played by this chat model."""
         from treerag.reasoning.keyword_agent import LLMKeywordAgent

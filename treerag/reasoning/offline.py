@@ -3,7 +3,7 @@
 Rules (documented here because they decide what a user without an LLM sees):
 - judge: coverage = share of the question's content terms found in the chunk (title
   included); similarity = cosine of question and best chunk sentence. Score 2 when coverage
-  >= 0.75 and similarity >= 0.45; score 1 when coverage >= 0.25 or similarity >= 0.35;
+  >= 0.9 and similarity >= 0.5; score 1 when coverage >= 0.25 or similarity >= 0.35;
   else 0. The quote is the best sentence.
 - follow-up: the question plus up to three bridge terms, the name-like terms of the best
   sentences that the question lacks.
@@ -51,6 +51,12 @@ class OfflineReasoner:
 
         return HeuristicAgent()
 
+    def extractor(self) -> Any:
+        """The knowledge graph's heuristic extractor (labelled `extractor: heuristic`)."""
+        from treerag.knowledge_graph import HeuristicExtractor
+
+        return HeuristicExtractor()
+
     def clear_memo(self) -> None:
         """Forget memoised embeddings (for fair timing of separate runs)."""
         self._memo.clear()
@@ -79,7 +85,7 @@ class OfflineReasoner:
         sims = vectors[1:] @ vectors[0]
         best = int(np.argmax(sims))
         similarity = float(sims[best])
-        if coverage >= 0.75 and similarity >= 0.45:
+        if coverage >= 0.9 and similarity >= 0.5:
             score = 2
         elif coverage >= 0.25 or similarity >= 0.35:
             score = 1

@@ -261,6 +261,14 @@ class ChunkStore:
         self.load()
         return list(self.client.get(self.name, ids=list(ids), output_fields=SCALAR_FIELDS))
 
+    def all_rows(self) -> list[dict[str, Any]]:
+        """Every stored chunk (without vectors), ordered by source and position."""
+        ids = sorted(i for chunk_ids in self.ids_by_source().values() for i in chunk_ids)
+        rows = [
+            row for start in range(0, len(ids), 500) for row in self.get(ids[start : start + 500])
+        ]
+        return sorted(rows, key=lambda r: (r["source"], r["chunk_index"]))
+
     def flush(self) -> None:
         """Seal written data: unflushed searches are ~30x slower on Milvus Lite (LANDMINES.md)."""
         self.client.flush(self.name)

@@ -117,9 +117,7 @@ def derive_from_collection(ctx: Context, root_name: str = "Documents") -> Any:
 
     store = ChunkStore(ctx, get_embeddings(ctx))
     store.require_data()
-    ids = sorted(i for chunk_ids in store.ids_by_source().values() for i in chunk_ids)
-    rows = [row for start in range(0, len(ids), 500) for row in store.get(ids[start : start + 500])]
-    rows.sort(key=lambda r: (r["source"], r["chunk_index"]))
+    rows = store.all_rows()
     records = [
         ChunkRecord(
             source_path=r["source"].split("#", 1)[0],

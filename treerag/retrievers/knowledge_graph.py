@@ -62,3 +62,32 @@ def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None
         community_tokens=int(budget.get("communities", 600)),
     )
     return query_graph(world, question, config=GraphQueryConfig(top_paths=top_paths, local=local))
+
+
+def build_from_collection(ctx: Context, extractor: Any) -> Any:
+    """Extract entities and relations from every ingested chunk into the data directory's graph.
+
+    Chunks stay linked to the entities they mention; communities are recomputed and the
+    graph is saved. Returns the engine's BuildReport.
+    """
+    from treerag.knowledge_graph import (
+        TextUnit,
+        World,
+        build_from_chunks,
+        embed_from_documents,
+        world_communities,
+    )
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    embeddings = get_embeddings(ctx)
+    store = ChunkStore(ctx, embeddings)
+    store.require_data()
+    units = [TextUnit(id=r["id"], text=r["text"], title=r["title"]) for r in store.all_rows()]
+    world = load_world(ctx) or World(
+        embed_from_documents(embeddings), embed_id=embedder_id(embeddings)
+    )
+    report = build_from_chunks(world, units, extractor)
+    world_communities(world)
+    world.save(graph_dir(ctx))
+    return report
