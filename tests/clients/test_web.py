@@ -37,6 +37,7 @@ ARTIFACTS = REPO / "artifacts" / "web"
 RUN_TIMEOUT_MS = 180_000
 
 MULTI_HOP = "Which guild built the Saltwren?"  # recurses offline: no chunk scores 2 at the root
+SCORE_1_RGB = "rgb(178, 106, 0)"  # --s1 in style.css
 MARKUP_QUESTION = "What notice did the lamplighter Ysolde Marrick post in Velmora?"
 MARKUP_SCRIPT = "<script>window.__pwned = 1</script>"
 MARKUP_DOC = f"""# Lantern notice <b onmouseover="window.__pwned = 3">of Velmora</b>
@@ -252,8 +253,10 @@ def test_ask_streams_the_answer_and_draws_the_tree(page, web_server):
     assert page.locator(".chunk.score-1 .followup").count() >= 1
     assert page.locator(".run.depth-1").count() >= 1
     assert page.locator(".run.depth-1 .sub-answer").first.inner_text()
-    badge = page.locator(".chunk.score-2 > .chunk-head .badge").first
-    assert badge.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(46, 125, 50)"
+    # Badges take their verdict's colour (which verdicts occur depends on the reasoner's
+    # thresholds; the canned-stream test below covers every score).
+    badge = page.locator(".chunk.score-1 > .chunk-head .badge").first
+    assert badge.evaluate("e => getComputedStyle(e).backgroundColor") == SCORE_1_RGB
 
     # A chunk expands to its text, fetched from the chunk route.
     first = page.locator(".run.depth-0 > .chunks > .chunk").first
@@ -430,6 +433,8 @@ def test_stream_protocol_is_folded_into_the_tree(page, web_server):
     assert page.locator(".msg.ai .meta").inner_text() == f"canned · 4 LLM calls · tree {root}"
     tree = page.locator(f".tree-turn[data-tree-id='{root}']")
     assert tree.locator(".chunk[data-chunk-id='c1'].score-2 .quote").inner_text() == "Q1"
+    green = tree.locator(".chunk[data-chunk-id='c1'] > .chunk-head .badge")
+    assert green.evaluate("e => getComputedStyle(e).backgroundColor") == "rgb(46, 125, 50)"
     partial = tree.locator(".chunk[data-chunk-id='c2']")
     assert "score-1" in partial.get_attribute("class") and "has-child" in partial.get_attribute(
         "class"
