@@ -47,3 +47,23 @@ def write_section(name: str, markdown: str, path: Path = BENCHMARKS_MD) -> None:
     else:
         text = text.rstrip() + "\n\n" + block + "\n"
     path.write_text(text, encoding="utf-8")
+
+
+def read_hotpotqa(path: Path) -> tuple[dict[str, list[str]], list[dict]]:
+    """Read a HotpotQA-format dev set: corpus (title -> sentences) and question records.
+
+    Exits with a message naming the missing files when the folder is not a dev set.
+    """
+    import json
+
+    corpus_file, questions_file = path / "corpus.json", path / "questions.json"
+    missing = [str(p) for p in (corpus_file, questions_file) if not p.is_file()]
+    if missing:
+        raise SystemExit(
+            f"dataset not found: missing {', '.join(missing)}\n"
+            "pass --dataset PATH to a folder holding corpus.json (title -> [sentences]) and "
+            "questions.json (HotpotQA format), e.g. ../shared/datasets/hotpotqa_100"
+        )
+    corpus = json.loads(corpus_file.read_text(encoding="utf-8"))
+    records = json.loads(questions_file.read_text(encoding="utf-8"))
+    return corpus, records

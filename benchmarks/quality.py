@@ -31,7 +31,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks._report import machine_summary, percentile, write_section  # noqa: E402
+from benchmarks._report import machine_summary, percentile, read_hotpotqa, write_section  # noqa: E402
 from treerag.api import ask  # noqa: E402
 from treerag.context import Context  # noqa: E402
 from treerag.ingest.indexer import ingest  # noqa: E402
@@ -47,16 +47,7 @@ REFERENCE_SINGLE_SHOT_R5 = 0.81
 
 def load(path: Path, limit: int | None) -> tuple[dict[str, str], list[dict[str, Any]]]:
     """Return title -> passage text and the questions (question, gold titles, type)."""
-    corpus_file, questions_file = path / "corpus.json", path / "questions.json"
-    missing = [str(p) for p in (corpus_file, questions_file) if not p.is_file()]
-    if missing:
-        raise SystemExit(
-            f"dataset not found: missing {', '.join(missing)}\n"
-            "pass --dataset PATH to a folder holding corpus.json (title -> [sentences]) and "
-            "questions.json (HotpotQA format), e.g. ../shared/datasets/hotpotqa_100"
-        )
-    corpus = json.loads(corpus_file.read_text(encoding="utf-8"))
-    records = json.loads(questions_file.read_text(encoding="utf-8"))
+    corpus, records = read_hotpotqa(path)
     if limit is not None:
         records = records[:limit]
     questions = [

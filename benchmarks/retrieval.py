@@ -40,7 +40,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks._report import machine_summary, percentile, write_section  # noqa: E402
+from benchmarks._report import machine_summary, percentile, read_hotpotqa, write_section  # noqa: E402
 from treerag.context import Context  # noqa: E402
 from treerag.embeddings import DIMENSION, MAX_TOKENS, OnnxMiniLMEmbeddings  # noqa: E402
 from treerag.ingest.indexer import ingest  # noqa: E402
@@ -85,16 +85,7 @@ def load_dataset(path: Path, max_questions: int | None = None) -> Dataset:
     With ``max_questions`` only those questions are kept, and the corpus is cut down to the
     union of their context paragraphs (every gold title stays in it).
     """
-    corpus_file, questions_file = path / "corpus.json", path / "questions.json"
-    missing = [str(p) for p in (corpus_file, questions_file) if not p.is_file()]
-    if missing:
-        raise SystemExit(
-            f"dataset not found: missing {', '.join(missing)}\n"
-            "pass --dataset PATH to a folder holding corpus.json (title -> [sentences]) and "
-            "questions.json (HotpotQA format), e.g. shared/datasets/hotpotqa_100"
-        )
-    corpus: dict[str, list[str]] = json.loads(corpus_file.read_text(encoding="utf-8"))
-    records: list[dict[str, Any]] = json.loads(questions_file.read_text(encoding="utf-8"))
+    corpus, records = read_hotpotqa(path)
     if max_questions is not None:
         records = records[:max_questions]
         keep = {title for r in records for title, _ in r["context"]}
