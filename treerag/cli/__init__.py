@@ -41,8 +41,8 @@ def _register() -> None:
     demo.register(app)
     kw_build.register(kw.app)
     kg_build.register(kg.app)
-    app.add_typer(kw.app, name="kw", help="Keyword knowledge tree: import, show, search, edit.")
-    app.add_typer(kg.app, name="kg", help="Knowledge graph: import, extract, search, expand.")
+    app.add_typer(kw.app, name="kw", help="Keyword knowledge tree: derive, import, show, search, edit, reorganize.")
+    app.add_typer(kg.app, name="kg", help="Knowledge graph: build, import, search, expand, context.")
 
 
 _register()

@@ -19,7 +19,7 @@ def sample_corpus_dir() -> Path:
 
 
 def demo_command(data_dir: str = DataDirOption) -> None:
-    """Ingest the sample corpus (a fictional island federation, English and Chinese); search it."""
+    """Ingest the sample corpus (a fictional island, English and Chinese), search it, ask it."""
     from treerag.cli.ingest import _print_report
     from treerag.ingest.indexer import ingest
     from treerag.models import get_embeddings
