@@ -41,8 +41,9 @@ def _register() -> None:
     demo.register(app)
     kw_build.register(kw.app)
     kg_build.register(kg.app)
-    app.add_typer(kw.app, name="kw", help="Keyword knowledge tree: derive, import, show, search, edit, reorganize.")
-    app.add_typer(kg.app, name="kg", help="Knowledge graph: build, import, search, expand, context.")
+    kw_help = "Keyword knowledge tree: derive, import, show, search, edit, reorganize."
+    app.add_typer(kw.app, name="kw", help=kw_help)
+    app.add_typer(kg.app, name="kg", help="Knowledge graph: build, import, search, expand.")
 
 
 _register()
