@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from treerag.context import Context
+from treerag.nodes.answer import public_evidence
 from treerag.search_tree import TreeFold, rebuild, size
 
 EventHandler = Callable[[dict[str, Any]], None]
@@ -63,10 +64,7 @@ async def ask(
         "answer": final.get("answer", ""),
         "thread_id": thread_id,
         "citations": final.get("citations", []),
-        "evidence": [
-            {k: e[k] for k in ("chunk_id", "title", "source", "score", "depth")}
-            for e in final.get("evidence", [])
-        ],
+        "evidence": public_evidence(final.get("evidence", [])),
         "llm_calls": final.get("tree_llm_calls", 0),
         "reasoner": final.get("reasoner", ""),
         "error": final.get("error", ""),

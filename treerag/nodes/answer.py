@@ -16,6 +16,12 @@ SUPPORT_PER_CHUNK = 2
 
 
 RRF_K = 60
+PUBLIC_EVIDENCE_KEYS = ("chunk_id", "title", "source", "score", "depth")
+
+
+def public_evidence(evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ranked evidence as callers receive it: without chunk text and internal ranks."""
+    return [{k: e[k] for k in PUBLIC_EVIDENCE_KEYS} for e in evidence]
 
 
 def rank_evidence(chunks: list[ChunkRecord], depth: int) -> list[dict[str, Any]]:

@@ -10,6 +10,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from treerag.context import Context
+from treerag.nodes.answer import public_evidence
 from treerag.nodes.common import context_of, thread_of
 from treerag.nodes.relay import run_relayed
 from treerag.reasoning import get_reasoner
@@ -57,10 +58,7 @@ def make_answer_turn(rag_graph: Callable[[], Any]) -> Callable[..., Any]:
                     "question": state["question"],
                     "tree_thread_id": tree_thread_id,
                     "citations": final.get("citations", []),
-                    "evidence": [
-                        {k: e[k] for k in ("chunk_id", "title", "source", "score", "depth")}
-                        for e in final.get("evidence", [])
-                    ],
+                    "evidence": public_evidence(final.get("evidence", [])),
                     "llm_calls": final.get("tree_llm_calls", 0),
                     "reasoner": final.get("reasoner", ""),
                 }
