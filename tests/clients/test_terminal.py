@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,10 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 
 def spawn_chat(data_dir: Path, cwd: Path, *args: str) -> pexpect.spawn:
-    env = offline_env(data_dir, COLUMNS="160", LINES="50", TERM="xterm-256color")
+    # PYTHONFAULTHANDLER: a stuck chat is sent SIGABRT and prints every thread's stack.
+    env = offline_env(
+        data_dir, COLUMNS="160", LINES="50", TERM="xterm-256color", PYTHONFAULTHANDLER="1"
+    )
     child = pexpect.spawn(
         sys.executable,
         ["-m", "treerag", "chat", *args],
@@ -45,9 +49,15 @@ def expect(child: pexpect.spawn, pattern: Any) -> str:
     try:
         child.expect(pattern)
     except (pexpect.TIMEOUT, pexpect.EOF) as exc:
+        shown = screen(child.logfile_read.getvalue())[-4000:]
+        stacks = ""
+        if child.isalive():
+            child.kill(signal.SIGABRT)
+            child.expect([pexpect.EOF, pexpect.TIMEOUT], timeout=10)
+            stacks = screen(child.before or "").split("Extension modules:")[0][-8000:]
         pytest.fail(
-            f"{type(exc).__name__} waiting for {pattern!r}; the terminal showed:\n"
-            f"{screen(child.logfile_read.getvalue())[-4000:]}"
+            f"{type(exc).__name__} waiting for {pattern!r}; the terminal showed:\n{shown}"
+            f"\n--- threads of the stuck chat ---\n{stacks}"
         )
     return child.before
 

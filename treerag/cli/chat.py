@@ -32,6 +32,7 @@ from treerag.cli.common import (
     quiet_libraries,
     user_errors,
 )
+from treerag.cli.interrupt import TurnInterrupt
 from treerag.search_tree import TreeFold, size, to_rich
 
 PROMPT = "[bold cyan]you ›[/] "
@@ -111,7 +112,6 @@ async def _stream_turn(
         task = asyncio.current_task()
         if task is not None:
             task.uncancel()  # the cancellation is handled: this turn ends, the chat goes on
-        view.stopped = True
         await backend.cancel(session.thread_id)
     return reply
 
@@ -143,12 +143,11 @@ def run_turn(runner: asyncio.Runner, backend: Backend, session: Session, text: s
     """Ask one question in the current thread, showing the live view; Ctrl-C stops it."""
     view = TurnView()
     start = time.perf_counter()
-    reply: dict[str, Any] | None = None
     try:
-        with Live(view.render(), console=console, refresh_per_second=8, transient=True) as live:
-            reply = runner.run(_stream_turn(backend, session, text, view, live))
-    except KeyboardInterrupt:  # a second Ctrl-C before the run had stopped
-        view.stopped = True
+        with TurnInterrupt(runner.get_loop()) as ctrl_c:
+            with Live(view.render(), console=console, refresh_per_second=8, transient=True) as live:
+                turn = _stream_turn(backend, session, text, view, live)
+                view.stopped, reply = runner.run(ctrl_c.run(turn))
     except Exception as exc:  # a failed turn must not end the chat: report it and go on
         console.print(f"[bold red]error:[/] {escape(str(exc))}")
         return
