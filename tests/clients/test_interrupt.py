@@ -50,7 +50,7 @@ def test_a_turn_that_will_not_stop_is_left_after_the_grace():
         try:
             await asyncio.sleep(30)
         except asyncio.CancelledError:
-            await asyncio.sleep(0.5)  # winding down takes longer than the grace
+            await asyncio.sleep(3)  # winding down takes far longer than the grace
         return "late"
 
     async def interrupted(ctrl_c: TurnInterrupt) -> tuple[bool, str | None]:
@@ -60,7 +60,7 @@ def test_a_turn_that_will_not_stop_is_left_after_the_grace():
     with asyncio.Runner() as runner, TurnInterrupt(runner.get_loop(), grace_s=0.1) as ctrl_c:
         start = time.perf_counter()
         assert runner.run(interrupted(ctrl_c)) == (True, None)
-        assert time.perf_counter() - start < 0.45
+        assert time.perf_counter() - start < 1.5
 
 
 def test_without_ctrl_c_the_result_and_errors_come_through():
