@@ -7,6 +7,8 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from treerag.cli.kw import app, store_path
+from treerag.keyword_tree import KeywordTree, TreeConfig
+from treerag.keyword_tree.upkeep import read_marks
 
 runner = CliRunner()
 OUTLINE = "# 技术: technology\n## 编程语言: programming languages\n- Python\n  - GIL: global interpreter lock\n- Go\n# 生活\n- 美食\n"
@@ -83,6 +85,20 @@ def test_compact_snapshot_restore(tmp_path: Path) -> None:
     assert _run("compact", store=store).exit_code == 0
     assert _run("restore", ts, store=store).exit_code == 0
     assert "美食" in _run("show", store=store).output
+
+
+def test_snapshot_list_tells_periodic_snapshots_from_manual_ones(tmp_path: Path) -> None:
+    store = tmp_path / "kt"
+    with KeywordTree(store, config=TreeConfig(fsync=False, snapshot_every_bytes=2000)) as tree:
+        for i in range(30):
+            tree.create_keyword(f"keyword {i}")
+    auto = read_marks(store).auto_snapshots
+    assert auto
+    manual = _run("snapshot", store=store).output.strip()
+    listed = dict(
+        line.split() for line in _run("snapshot", "--list", store=store).output.splitlines()
+    )
+    assert listed == {manual: "manual", **dict.fromkeys(auto, "auto")}
 
 
 def test_help_texts() -> None:

@@ -29,7 +29,19 @@ def _main() -> None:
 
 def _register() -> None:
     """Attach every command family to the root app."""
-    from treerag.cli import ask, chat, demo, doctor, ingest, kg, kg_build, kw, kw_build, search
+    from treerag.cli import (
+        ask,
+        chat,
+        demo,
+        doctor,
+        ingest,
+        kg,
+        kg_build,
+        kw,
+        kw_build,
+        kw_maintenance,
+        search,
+    )
     from treerag.cli import eval as eval_commands
 
     ingest.register(app)
@@ -40,6 +52,7 @@ def _register() -> None:
     doctor.register(app)
     demo.register(app)
     kw_build.register(kw.app)
+    kw_maintenance.register(kw.app)
     kg_build.register(kg.app)
     kw_help = "Keyword knowledge tree: derive, import, show, search, edit, reorganize."
     app.add_typer(kw.app, name="kw", help=kw_help)

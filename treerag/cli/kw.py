@@ -100,7 +100,8 @@ def resolve(tree: KeywordTree, ref: str) -> str:
     return ids[0]
 
 
-def _done(result: Any, what: str) -> None:
+def report_done(result: Any, what: str) -> None:
+    """Print what a write did and the operation id that `treerag kw undo` takes."""
     op = f" [dim](operation {result.operation_id})[/]" if result.operation_id else " (no change)"
     console.print(f"{what}{op}", highlight=False)
 
@@ -125,7 +126,7 @@ def import_(
     with opened(store, must_exist=False) as tree:
         parent_id = resolve(tree, parent) if parent else None
         result = tree.import_tree(file, fmt, parent_id=parent_id, on_duplicate=on_duplicate)
-        _done(result, f"imported {len(result.ids)} new keywords from {file}")
+        report_done(result, f"imported {len(result.ids)} new keywords from {file}")
 
 
 @app.command()
@@ -242,7 +243,7 @@ def add(
         node = result.node
         assert node is not None  # a create returns the created (or matched) keyword
         path = " > ".join(n.name for n in tree.get_path(node.id))
-        _done(result, f"{result.action}: {path} [dim]{node.id}[/]")
+        report_done(result, f"{result.action}: {path} [dim]{node.id}[/]")
 
 
 @app.command()
@@ -261,7 +262,7 @@ def move(
     with opened(store) as tree:
         node_id = resolve(tree, ref)
         result = tree.move_keyword(node_id, resolve(tree, parent) if parent else None)
-        _done(result, "moved: " + " > ".join(n.name for n in tree.get_path(node_id)))
+        report_done(result, "moved: " + " > ".join(n.name for n in tree.get_path(node_id)))
 
 
 @app.command()
@@ -278,7 +279,7 @@ def merge(
         result = tree.merge_keywords(
             resolve(tree, src), resolve(tree, dst), children="flatten" if flatten else "reattach"
         )
-        _done(result, f"merged into {result.node.name if result.node else dst}")
+        report_done(result, f"merged into {result.node.name if result.node else dst}")
 
 
 @app.command()
@@ -295,72 +296,4 @@ def delete(
     """Delete a keyword (soft: undo brings it back)."""
     with opened(store) as tree:
         result = tree.delete_keyword(resolve(tree, ref), cascade=cascade, info_policy=infos)
-        _done(result, f"deleted {len(result.ids)} keywords")
-
-
-@app.command()
-def undo(
-    operation: Annotated[str | None, typer.Argument(help="Operation id (see --list).")] = None,
-    last: Annotated[bool, typer.Option("--last", help="Undo the most recent operation.")] = False,
-    list_: Annotated[bool, typer.Option("--list", help="List recent operations.")] = False,
-    store: StoreOption = None,
-) -> None:
-    """Undo an operation, or list recent ones."""
-    with opened(store) as tree:
-        history = tree.history(15)
-        if list_ or (operation is None and not last):
-            for op in history:
-                console.print(
-                    f"{op['op_id']}  {op['ts'][:19]}  {op['kind']}  {op['changes']} changes",
-                    highlight=False,
-                )
-            return
-        target = operation or (history[0]["op_id"] if history else None)
-        if target is None:
-            err_console.print("[bold red]error:[/] nothing to undo")
-            raise typer.Exit(3)
-        _done(tree.undo(target), f"undid {target}")
-
-
-@app.command()
-def metrics(
-    as_json: Annotated[bool, typer.Option("--json", help="Print as JSON.")] = False,
-    store: StoreOption = None,
-) -> None:
-    """Tree health: orphans, empty leaves, missing descriptions, depth, branching."""
-    with opened(store) as tree:
-        m = asdict(tree.tree_metrics())
-    if as_json:
-        typer.echo(json.dumps(m, ensure_ascii=False, indent=2))
-        return
-    for key, value in m.items():
-        if not key.endswith("sample"):
-            console.print(f"{key:26} {value}", highlight=False)
-
-
-@app.command()
-def compact(store: StoreOption = None) -> None:
-    """Rewrite the JSONL files without old versions and deleted records."""
-    with opened(store) as tree:
-        report = tree.compact_storage()
-    console.print(
-        f"{report.bytes_before:,} → {report.bytes_after:,} bytes in {report.seconds:.2f}s"
-    )
-
-
-@app.command()
-def snapshot(store: StoreOption = None) -> None:
-    """Write snapshots/snapshot_<ts>.tar.gz and print ts."""
-    with opened(store) as tree:
-        typer.echo(tree.snapshot())
-
-
-@app.command()
-def restore(
-    ts: Annotated[str, typer.Argument(help='Snapshot timestamp, file name, or "latest".')],
-    store: StoreOption = None,
-) -> None:
-    """Restore a snapshot (the current state is snapshotted first)."""
-    with opened(store) as tree:
-        safety = tree.restore(ts)
-    console.print(f"restored {ts}; the previous state is snapshot {safety}")
+        report_done(result, f"deleted {len(result.ids)} keywords")

@@ -22,6 +22,7 @@ from treerag.keyword_tree.models import KeywordNode, Record, new_id, node_from_r
 from treerag.keyword_tree.snapshots import rebuild_from_log
 from treerag.keyword_tree.storage import Commit, Storage
 from treerag.keyword_tree.txn import Txn
+from treerag.keyword_tree.upkeep import read_marks
 
 log = logging.getLogger("treerag.keyword_tree")
 
@@ -54,6 +55,8 @@ class StoreBase:
         self._mutex = threading.RLock()
         self._closed = False
         self._dirty = 0
+        self._marks = read_marks(self.path)
+        """Marks of the last periodic snapshot and compaction (see upkeep.py)."""
         with self.storage.lock.hold():
             self._commit = self._recover_locked()
             self._load_locked()
@@ -193,6 +196,10 @@ class StoreBase:
             except BaseException:
                 tx.rollback()
                 raise
+            self._after_commit()
+
+    def _after_commit(self) -> None:
+        """Called under the write lock after each operation (periodic upkeep hooks in here)."""
 
     def _commit_txn(self, tx: Txn) -> None:
         changes = tx.changes()

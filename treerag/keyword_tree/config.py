@@ -36,6 +36,20 @@ class TreeConfig:
     """kw:{id}:infos:p{n} → a page of infos."""
     checkpoint_every: int = 20_000
     """Write the index checkpoint on close after this many records changed since the last."""
+    snapshot_every_bytes: int = 8 << 20
+    """Take a snapshot once the change log grew this much since the last automatic one
+    (seed 03 §3.2: 定期快照), or `snapshot_log_ratio` times the data files if that is more;
+    0 turns automatic snapshots off. See upkeep.py."""
+    snapshot_log_ratio: float = 1.0
+    """A snapshot costs time in proportion to the store: waiting for this many store-sizes
+    of change log keeps its cost per write constant as the store grows."""
+    keep_auto_snapshots: int = 5
+    """Automatic snapshots kept; older ones are deleted (snapshots taken by hand are kept)."""
+    compact_growth: float = 2.0
+    """Compact when the data files reach this many times their size after the last compaction
+    (seed 03 §三: 定期 compaction); 0 turns automatic compaction off."""
+    compact_min_bytes: int = 4 << 20
+    """Data files smaller than this are never compacted automatically."""
     uncategorized_name: str = "未分类"
     """Root that receives keywords no parent was found for (seed 03 §5.2 #3)."""
     unplaced: Literal["uncategorized", "root"] = "uncategorized"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 from treerag.keyword_tree.agent import KeywordAgent, run_sync
 from treerag.keyword_tree.changelog import find_op, iter_log
 from treerag.keyword_tree.checkpoint import drop_checkpoint, write_checkpoint
-from treerag.keyword_tree.errors import NotFoundError
+from treerag.keyword_tree.errors import KeywordTreeError, NotFoundError
 from treerag.keyword_tree.info_writes import InfoWrites
 from treerag.keyword_tree.jsonl import LoadIssue
 from treerag.keyword_tree.metrics import TreeMetrics, tree_metrics
@@ -25,6 +26,15 @@ from treerag.keyword_tree.snapshots import (
 )
 from treerag.keyword_tree.storage import DATA_FILES
 from treerag.keyword_tree.undo import stage_undo
+from treerag.keyword_tree.upkeep import (
+    compaction_due,
+    prune_auto_snapshots,
+    read_marks,
+    snapshot_due,
+    write_marks,
+)
+
+log = logging.getLogger("treerag.keyword_tree")
 
 
 @dataclass(slots=True)
@@ -101,7 +111,10 @@ class Maintenance(InfoWrites):
             self.index.info_offsets = offsets
             write_checkpoint(self.path, self.index, self._commit, fsync=self.config.fsync)
             self._dirty = 0
-        after = sum(len(blob) for blob in blobs.values())
+            after = sum(len(blob) for blob in blobs.values())
+            self._marks = read_marks(self.path)
+            self._marks.compacted_bytes = after
+            write_marks(self.path, self._marks)
         return CompactionReport(before, after, time.perf_counter() - started)
 
     def snapshot(self) -> str:
@@ -119,6 +132,37 @@ class Maintenance(InfoWrites):
                 },
             }
             return write_snapshot(self.path, blobs, meta)
+
+    def _after_commit(self) -> None:
+        """Take the periodic snapshot or compaction that is due, if any (see upkeep.py).
+
+        The operation is committed by now: a failing upkeep step is logged, not raised, and
+        is tried again after the next operation.
+        """
+        config, marks = self.config, self._marks
+        data_bytes = sum(self._commit.ends.values())
+        if not (
+            snapshot_due(config, marks, self._commit.log_end, data_bytes)
+            or compaction_due(config, marks, data_bytes)
+        ):
+            return
+        try:
+            self._upkeep()
+        except (OSError, KeywordTreeError) as exc:
+            log.warning("keyword tree: periodic upkeep failed (retried later): %s", exc)
+
+    def _upkeep(self) -> None:
+        with self._mutex, self.storage.lock.hold():
+            self._marks = read_marks(self.path)  # another process may have done it already
+            if compaction_due(self.config, self._marks, sum(self._commit.ends.values())):
+                self.compact_storage()
+            data_bytes = sum(self._commit.ends.values())
+            if snapshot_due(self.config, self._marks, self._commit.log_end, data_bytes):
+                ts = self.snapshot()
+                self._marks.auto_snapshots.append(ts)
+                self._marks.snapshot_log_end = self._commit.log_end
+                prune_auto_snapshots(self.path, self._marks, self.config.keep_auto_snapshots)
+                write_marks(self.path, self._marks)
 
     def list_snapshots(self) -> list[str]:
         """Return the snapshot timestamps, oldest first."""
