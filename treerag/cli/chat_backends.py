@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AsyncExitStack
 from typing import Any, Protocol
+from urllib.parse import quote
 
 from treerag.context import Context
 
@@ -243,7 +244,19 @@ class RemoteBackend:
         ]
 
     async def tree(self, tree_thread_id: str, folded: dict[str, Any] | None) -> dict | None:
-        """Return the tree folded from the turn's events (the server keeps no tree threads)."""
+        """Rebuild the tree on the server, else return the one folded from the turn's events.
+
+        treerag's web app, served by the same server (langgraph.json "http"), rebuilds a
+        tree from the server's checkpoints at /ui/api/tree/{thread_id}; a server without it
+        answers 404 and the folded tree (this session's turns only) is what there is.
+        """
+        if tree_thread_id:
+            try:
+                rebuilt = await self._client.http.get(f"/ui/api/tree/{quote(tree_thread_id)}")
+            except Exception:  # 404, or no such route on this server: fall back
+                rebuilt = None
+            if isinstance(rebuilt, dict) and rebuilt.get("thread_id"):
+                return rebuilt
         return folded
 
 
