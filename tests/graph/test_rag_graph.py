@@ -32,14 +32,13 @@ async def test_recursion_reaches_max_depth_and_stops(make_ctx):
     shape = size(result["tree"])
     assert shape["depth"] == 2
     assert shape["runs"] == 1 + 2 + 4  # two sub-runs per level, two levels down
-    leaves = [c["child"] for c in result["tree"]["chunks"] if c.get("child")]
-    assert all(
-        not cc.get("child")
-        for leaf in leaves
-        for c in leaf["chunks"]
-        for cc in [c.get("child") or {}]
-        if cc
-    )
+    children = [c["child"] for c in result["tree"]["chunks"] if c.get("child")]
+    grandchildren = [c["child"] for run in children for c in run["chunks"] if c.get("child")]
+    assert [run["depth"] for run in children] == [1, 1]
+    assert [run["depth"] for run in grandchildren] == [2, 2, 2, 2]
+    # At max depth the partial chunks are judged but spawn nothing.
+    assert all(run["chunks"] for run in grandchildren)
+    assert not any(c.get("child") for run in grandchildren for c in run["chunks"])
 
 
 async def test_a_level_with_a_sufficient_chunk_does_not_recurse(make_ctx):
@@ -111,11 +110,15 @@ async def test_malformed_output_is_retried_then_degrades(make_ctx):
         "Who founded Quillhaven?", make_ctx(model, max_depth=0, top_k=5, llm_retries=2)
     )
     chunks = result["tree"]["chunks"]
-    bad = [c for c in chunks if "Maud Harrow" in c.get("quote", "") or c.get("error")]
-    assert bad and all(c["score"] == 0 and c["error"] for c in bad)
-    assert all(n in (2, 3) for n in attempts.values())  # retried once (fixed) or twice (gave up)
-    fixed = [c for c in chunks if not c.get("error")]
-    assert fixed and all(c["score"] == 0 for c in fixed)
+    maud = [text for text in attempts if "Maud Harrow" in text]
+    assert len(maud) == 1 and len(attempts) == 5
+    # Always malformed: the first try and both retries; fixed by the first retry: two tries.
+    assert {text: n for text, n in attempts.items()} == {
+        text: 3 if text in maud else 2 for text in attempts
+    }
+    failed = [c for c in chunks if c.get("error")]
+    assert len(failed) == 1 and failed[0]["score"] == 0
+    assert all(c["score"] == 0 for c in chunks)
 
 
 async def test_timeout_degrades_to_an_error_verdict(make_ctx):
@@ -192,9 +195,8 @@ async def test_offline_reasoner_answers_a_two_hop_question(make_ctx):
 
 
 @pytest.mark.parametrize("question", ["Which guild built the ship captained by Aldous Brennick?"])
-async def test_offline_recursion_reaches_the_second_hop(make_ctx, question):
+async def test_offline_recursion_answers_the_two_hop_question(make_ctx, question):
     result = await ask(question, make_ctx(max_depth=2, top_k=5))
-    titles = [e["title"] for e in result["evidence"][:8]]
-    depths = {e["depth"] for e in result["evidence"]}
-    assert any("Brennick" in t for t in titles)
-    assert max(depths) >= 1  # sub-runs contributed evidence
+    # Both hops are in the answer: the captain's ship, and the guild that built it.
+    assert "Saltwren" in result["answer"] and "Tidewrights" in result["answer"]
+    assert any(e["depth"] >= 1 for e in result["evidence"])  # sub-runs contributed evidence
