@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import os
-from dataclasses import MISSING, dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
@@ -15,22 +16,49 @@ RankerType = Literal["rrf", "weighted", "model"]
 Analyzer = Literal["auto", "jieba", "standard"]
 
 
+GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600}
+"""Default token budgets of the knowledge-graph context, per part."""
+
+
 class SettingsError(ValueError):
     """A setting has a value that cannot be used; the message names the setting."""
+
+
+class _Unset:
+    """The value of a setting nobody gave: `Context.__post_init__` fills it in."""
+
+    def __repr__(self) -> str:
+        return "<unset>"
+
+
+UNSET: Any = _Unset()
+
+
+def _unset() -> Any:
+    return UNSET
 
 
 def _setting(default: Any, description: str) -> Any:
     """Declare a setting whose value comes from `TREERAG_<NAME>` when not given explicitly.
 
-    The env lookup happens in `Context.__post_init__` (it needs the field's name and type);
-    here the default and the description are recorded.
+    The field's own default is UNSET, so that any value passed in, even one equal to the
+    default, counts as explicit. The env lookup and the real default are applied in
+    `Context.__post_init__` (it needs the field's name and type).
+
+    pydantic, which LangGraph uses for the graphs' context JSON schema, turns a dataclass
+    field's metadata into `Field` arguments: "description" documents the setting and
+    "json_schema_extra" shows its real default. UNSET comes from a factory, so the schema
+    does not try to show it.
     """
-    if isinstance(default, (dict, list)):
-        return field(
-            default_factory=lambda: type(default)(default),
-            metadata={"description": description, "default": default},
-        )
-    return field(default=default, metadata={"description": description, "default": default})
+    return field(
+        default_factory=_unset,
+        metadata={"description": description, "json_schema_extra": {"default": default}},
+    )
+
+
+def declared_default(f: Field[Any]) -> Any:
+    """The default a setting takes when neither an argument nor the environment sets it."""
+    return copy.deepcopy(f.metadata["json_schema_extra"]["default"])
 
 
 @dataclass(kw_only=True)
@@ -58,7 +86,7 @@ class Context:
     )
     chat_model: str = _setting(
         "",
-        "Chat model as 'openai:<model>' (any OpenAI-compatible endpoint); empty = the offline reasoner.",
+        "Chat model: 'openai:<model>' (any OpenAI-compatible endpoint) or 'registered:<name>' (a model object registered from Python); empty = the offline reasoner.",
     )
     chat_base_url: str = _setting(
         "", "Base URL of the chat endpoint; empty = OPENAI_BASE_URL or OpenAI."
@@ -104,21 +132,26 @@ class Context:
         3000, "Token budget of the chunk context given to the answer step."
     )
     graph_token_budget: dict = _setting(
-        {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600},
-        "Token budgets of the knowledge-graph context (seed 05), per part.",
+        GRAPH_TOKEN_BUDGET,
+        "Token budgets of the knowledge-graph context, per part; parts left out keep these values.",
     )
     prompt_overrides: dict = _setting(
-        {}, "Prompt templates replaced for this run, by name (e.g. {'judge': '...'})."
+        {},
+        "Prompt templates of the chat-model reasoner replaced by name: judge, answer, condense, keyword, extraction.",
     )
 
     def __post_init__(self) -> None:
         hints = get_type_hints(type(self))
+        self._sources: dict[str, str] = {}
         for f in fields(self):
-            declared = f.metadata.get("default", MISSING)
-            current = getattr(self, f.name)
-            raw = os.environ.get(ENV_PREFIX + f.name.upper())
-            if raw is not None and raw != "" and current == declared:
-                current = _parse(f.name, hints[f.name], raw)
+            current, source = getattr(self, f.name), "explicit"
+            if current is UNSET:
+                raw = os.environ.get(ENV_PREFIX + f.name.upper())
+                if raw is not None and raw != "":
+                    current, source = _parse(f.name, hints[f.name], raw), "env"
+                else:
+                    current, source = declared_default(f), "default"
+            self._sources[f.name] = source
             setattr(self, f.name, _check(f.name, hints[f.name], current))
 
     @property
@@ -142,21 +175,11 @@ class Context:
         return not self.chat_model
 
     def describe(self) -> list[tuple[str, Any, str, str]]:
-        """Return (name, value, source, description) rows; source is env or default or explicit."""
-        rows = []
-        for f in fields(self):
-            value = getattr(self, f.name)
-            env = os.environ.get(ENV_PREFIX + f.name.upper())
-            if value == f.metadata.get("default"):
-                source = "default"
-            elif env is not None and str(value) == str(
-                _parse(f.name, get_type_hints(type(self))[f.name], env)
-            ):
-                source = "env"
-            else:
-                source = "explicit"
-            rows.append((f.name, value, source, f.metadata["description"]))
-        return rows
+        """Return (name, value, source, description) rows; source is explicit, env or default."""
+        return [
+            (f.name, getattr(self, f.name), self._sources[f.name], f.metadata["description"])
+            for f in fields(self)
+        ]
 
 
 def _parse(name: str, hint: Any, raw: str) -> Any:

@@ -63,10 +63,44 @@ def test_describe_reports_sources(monkeypatch):
     assert rows["chunk_size"] == "default"
 
 
+def test_a_value_equal_to_the_default_still_beats_the_environment(monkeypatch):
+    monkeypatch.setenv("TREERAG_MAX_DEPTH", "0")
+    monkeypatch.setenv("TREERAG_TOP_K", "9")
+    ctx = Context(max_depth=2)  # e.g. `treerag ask --max-depth 2`
+    assert (ctx.max_depth, ctx.top_k) == (2, 9)
+    sources = {name: source for name, _, source, _ in ctx.describe()}
+    assert (sources["max_depth"], sources["top_k"]) == ("explicit", "env")
+
+
+def test_the_graphs_publish_a_context_schema_with_descriptions_and_defaults():
+    from treerag.graphs.chat import builder as chat_builder
+    from treerag.graphs.rag import builder as rag_builder
+
+    for builder in (rag_builder, chat_builder):
+        schema = builder.compile().get_context_jsonschema()
+        top_k = schema["properties"]["top_k"]
+        assert top_k["default"] == 5 and top_k["description"] == "Chunks per retrieval."
+        assert schema["properties"]["graph_token_budget"]["default"]["entities"] == 600
+        assert not schema.get("required")
+
+
 def test_readme_documents_every_setting():
+    """The README settings table has one row per setting: variable, default, description."""
+    import json
     from dataclasses import fields
     from pathlib import Path
 
+    from treerag.context import declared_default
+
+    def cell(value):
+        if value == "":
+            return "(empty)"
+        return f"`{json.dumps(value) if isinstance(value, dict) else value}`"
+
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    missing = [f.name for f in fields(Context) if f"`TREERAG_{f.name.upper()}`" not in readme]
-    assert not missing, f"README settings table lacks {missing}"
+    expected = [
+        f"| `TREERAG_{f.name.upper()}` | {cell(declared_default(f))} | {f.metadata['description']} |"
+        for f in fields(Context)
+    ]
+    missing = [row for row in expected if row not in readme.splitlines()]
+    assert not missing, "README settings table differs from Context:\n" + "\n".join(missing)

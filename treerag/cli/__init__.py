@@ -54,8 +54,7 @@ def _register() -> None:
     kw_build.register(kw.app)
     kw_maintenance.register(kw.app)
     kg_build.register(kg.app)
-    kw_help = "Keyword knowledge tree: derive, import, show, search, edit, reorganize."
-    app.add_typer(kw.app, name="kw", help=kw_help)
+    app.add_typer(kw.app, name="kw")
     app.add_typer(kg.app, name="kg", help="Knowledge graph: build, import, search, expand.")
 
 

@@ -97,7 +97,10 @@ def graph_errors() -> Iterator[None]:
 
 def _load(directory: Path, embed_choice: str | None) -> World:
     if not (directory / WORLD_FILE).exists():
-        fail(f"no knowledge graph in {directory}; run `treerag kg import` or `treerag kg extract`")
+        fail(
+            f"no knowledge graph in {directory}; run `treerag kg build` (from the ingested "
+            "documents), `treerag kg import` or `treerag kg extract`"
+        )
     if embed_choice is None:
         return World.load(directory)
     embed, ident = make_embedder(embed_choice)

@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     no_args_is_help=True,
-    help="Keyword knowledge tree (seed 03). Exit codes: 2 bad input, 3 not found, "
+    help="Keyword knowledge tree: derive, import, show, search, edit, reorganize.\n\n"
+    "Exit codes: 1 nothing found (search), 2 bad input, 3 not found, "
     "4 conflict (duplicate, cycle, stale version, undo refused), 5 storage problem.",
 )
 
@@ -66,7 +67,8 @@ def opened(store: Path | None, *, must_exist: bool = True) -> Iterator[KeywordTr
     path = store_path(store)
     if must_exist and not (path / "logs" / "change_log.jsonl").exists():
         err_console.print(
-            f"[bold red]error:[/] no keyword tree at {path}; run `treerag kw import` first"
+            f"[bold red]error:[/] no keyword tree at {path}; run `treerag kw derive` "
+            "(from the ingested documents) or `treerag kw import` first"
         )
         raise typer.Exit(3)
     try:

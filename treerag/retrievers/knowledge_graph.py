@@ -6,7 +6,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from treerag.context import Context
+from treerag.context import GRAPH_TOKEN_BUDGET, Context
 
 WORLD_FILE = "world.json"
 _worlds: dict[str, tuple[float, Any]] = {}
@@ -54,12 +54,12 @@ def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None
     world = load_world(ctx)
     if world is None:
         return None
-    budget = ctx.graph_token_budget
+    budget = {**GRAPH_TOKEN_BUDGET, **ctx.graph_token_budget}  # parts left out keep defaults
     local = LocalSearchConfig(
-        text_unit_tokens=int(budget.get("text_units", 1500)),
-        relationship_tokens=int(budget.get("relationships", 800)),
-        entity_tokens=int(budget.get("entities", 600)),
-        community_tokens=int(budget.get("communities", 600)),
+        text_unit_tokens=int(budget["text_units"]),
+        relationship_tokens=int(budget["relationships"]),
+        entity_tokens=int(budget["entities"]),
+        community_tokens=int(budget["communities"]),
     )
     return query_graph(world, question, config=GraphQueryConfig(top_paths=top_paths, local=local))
 
