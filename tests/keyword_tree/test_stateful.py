@@ -87,13 +87,14 @@ class Model:
         for info, kw in list(self.links):
             if kw == src:
                 self.move_link(info, src, dst)
-        for child in self.children(src):
+        orphans = self.children(src)
+        del self.nodes[src]  # gone before its children move: it is no twin for them
+        for child in orphans:
             twin = self.twin(dst, self.nodes[child]["name"], exclude=child)
             if twin is not None:
                 self.merge(child, twin)
             else:
                 self.nodes[child]["parent"] = dst
-        del self.nodes[src]
 
     def state(self) -> dict[str, Any]:
         return {

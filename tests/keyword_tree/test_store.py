@@ -165,6 +165,23 @@ def test_merge_moves_aliases_links_children(tree: KeywordTree, sample: dict[str,
         tree.merge_keywords(go.id, go.id)
 
 
+def test_merge_into_the_parent_keeps_a_child_named_like_the_merged_keyword(
+    tree: KeywordTree, sample: dict[str, str], store_dir: Path
+) -> None:
+    # 技术 > 编程语言 > 编程语言 (a same-named child) > Rust: merge the middle one upwards.
+    inner = tree.create_keyword("编程语言", parent_id=sample["编程语言"]).node
+    rust = tree.create_keyword("Rust", parent_id=inner.id).node
+    tree.merge_keywords(sample["编程语言"], sample["技术"])
+    assert not tree.has_keyword(sample["编程语言"])
+    assert tree.get_keyword(inner.id).parent_id == sample["技术"]
+    assert [n.name for n in tree.get_path(rust.id)] == ["技术", "编程语言", "Rust"]
+    assert not tree.index.children.get(sample["编程语言"])  # nothing hangs off the merged one
+    tree.close()
+    reopened = KeywordTree(store_dir)
+    assert [n.name for n in reopened.get_path(rust.id)] == ["技术", "编程语言", "Rust"]
+    reopened.close()
+
+
 def test_merge_flatten(tree: KeywordTree, sample: dict[str, str]) -> None:
     tree.merge_keywords(sample["编程语言"], sample["生活"], children="flatten")
     names = sorted(n.name for n in tree.get_children(sample["生活"]))

@@ -161,10 +161,12 @@ def stage_merge(tx: Txn, src_id: str, dst_id: str, children: ChildPolicy = "reat
         moving = list(tx.index.iter_subtree(src_id))[1:]
     else:
         moving = list(tx.index.child_ids(src_id))
+    # src goes first: when dst is src's parent, a child named like src must move in beside
+    # the keyword it merges into, not be merged into src on its way out.
+    tx.put_node(next_version(tx, tx.node(src_id), deleted=True))
     for child_id in moving:
         if child_id in tx.index.nodes:
             _adopt(tx, child_id, dst_id)
-    tx.put_node(next_version(tx, tx.node(src_id), deleted=True))
     return tx.node(dst_id)
 
 
