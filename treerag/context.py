@@ -131,6 +131,10 @@ class Context:
     answer_token_budget: int = _setting(
         3000, "Token budget of the chunk context given to the answer step."
     )
+    graph_directed: bool = _setting(
+        False,
+        "Walk knowledge-graph edges forwards only; false walks them both ways, since a question may name a relation's object ('which guild built X?').",
+    )
     graph_token_budget: dict = _setting(
         GRAPH_TOKEN_BUDGET,
         "Token budgets of the knowledge-graph context, per part; parts left out keep these values.",

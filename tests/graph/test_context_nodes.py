@@ -28,10 +28,21 @@ async def test_graph_expand_adds_scored_paths_to_the_tree_and_stream(make_ctx):
     assert len(expanded) == 1 and expanded[0]["paths"]
     paths = result["tree"]["graph_paths"]
     assert paths == expanded[0]["paths"]
-    assert all("—" in p["path"] and 0 <= p["score"] <= 1.5 for p in paths)
-    assert any("Brennick" in p["path"] or "Saltwren" in p["path"] for p in paths)
+    assert all("—" in p["path"] and 0 < p["score"] <= 1 for p in paths)
+    assert [p["score"] for p in paths] == sorted((p["score"] for p in paths), reverse=True)
+    # Edges are walked both ways by default: the best path answers "which guild built it".
+    assert paths[0]["path"].startswith("Saltwren ←built— Guild of Tidewrights")
+    assert any("Saltwren ←commanded— Aldous Brennick" in p["path"] for p in paths)
     rebuilt = await tree(result["thread_id"], ctx)
     assert rebuilt == result["tree"]
+
+
+async def test_graph_directed_walks_edges_forwards_only(make_ctx):
+    ctx = make_ctx(max_depth=0, top_k=2, graph_directed=True)
+    _build_graph(ctx)
+    result = await ask("Which guild built the Saltwren, Aldous Brennick's ship?", ctx)
+    paths = result["tree"]["graph_paths"]
+    assert paths and all("←" not in p["path"] and "→" in p["path"] for p in paths)
 
 
 async def test_without_a_graph_the_step_is_skipped(make_ctx):

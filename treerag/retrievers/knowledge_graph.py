@@ -49,7 +49,12 @@ def load_world(ctx: Context) -> Any | None:
 
 def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None:
     """Run seed search → expansion → local-search context, under the context's token budgets."""
-    from treerag.knowledge_graph import GraphQueryConfig, LocalSearchConfig, query_graph
+    from treerag.knowledge_graph import (
+        ExpansionConfig,
+        GraphQueryConfig,
+        LocalSearchConfig,
+        query_graph,
+    )
 
     world = load_world(ctx)
     if world is None:
@@ -61,7 +66,11 @@ def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None
         entity_tokens=int(budget["entities"]),
         community_tokens=int(budget["communities"]),
     )
-    return query_graph(world, question, config=GraphQueryConfig(top_paths=top_paths, local=local))
+    # Seed 04 assumes a directed graph (§8.5 Q3 gives the undirected variant): questions
+    # often name the object of a relation, so by default the node walks edges both ways.
+    expansion = ExpansionConfig(directed=ctx.graph_directed)
+    config = GraphQueryConfig(top_paths=top_paths, local=local, expansion=expansion)
+    return query_graph(world, question, config=config)
 
 
 def build_from_collection(ctx: Context, extractor: Any) -> Any:
