@@ -76,7 +76,9 @@ def test_reorganize_with_an_llm_review_is_undoable(make_ctx):
     plan = tree.reorganize(agent=get_reasoner(ctx).keyword_agent())
     assert [s.action for s in plan.steps] == ["update"]
     [guilds] = tree.exact_lookup("guilds")
+    original = guilds.description
+    assert original != "Guild records"
     result = tree.apply_reorganize_plan(plan)
     assert tree.get_keyword(guilds.id).description == "Guild records"
     tree.undo(result.operation_id)
-    assert tree.get_keyword(guilds.id).description != "Guild records"
+    assert tree.get_keyword(guilds.id).description == original

@@ -43,8 +43,11 @@ def test_import_show_search_edit_undo(tmp_path: Path) -> None:
         ).exit_code
         == 0
     )
-    assert _run("move", "Rust", "生活", store=store).exit_code == 0
+    moved = _run("move", "Rust", "生活", store=store)
+    assert moved.exit_code == 0 and "moved: 生活 > Rust" in moved.output
     assert _run("merge", "Go", "Python", store=store).exit_code == 0
+    merged = _run("search", "Go", store=store)
+    assert "技术 > 编程语言 > Python" in merged.output  # Go is now an alias of Python
     undone = _run("undo", "--last", store=store)
     assert undone.exit_code == 0 and "undid" in undone.output
     listed = _run("undo", "--list", store=store)
@@ -81,7 +84,8 @@ def test_compact_snapshot_restore(tmp_path: Path) -> None:
     outline.write_text(OUTLINE, encoding="utf-8")
     _run("import", str(outline), store=store)
     ts = _run("snapshot", store=store).output.strip()
-    _run("delete", "生活", "--cascade", store=store)
+    assert _run("delete", "生活", "--cascade", store=store).exit_code == 0
+    assert "美食" not in _run("show", store=store).output
     assert _run("compact", store=store).exit_code == 0
     assert _run("restore", ts, store=store).exit_code == 0
     assert "美食" in _run("show", store=store).output

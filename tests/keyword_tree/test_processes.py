@@ -77,6 +77,7 @@ def test_sigkilled_writer_loses_no_acknowledged_write(tmp_path: Path) -> None:
             kind, ident = line.split()
             acked[kind].add(ident)
             seen += 1
+        assert seen == 60 + 25 * round_, f"the writer acknowledged only {seen} writes"
         proc.send_signal(signal.SIGKILL)
         rest, err = proc.communicate(timeout=30)
         for line in rest.splitlines():  # acknowledged just before the kill

@@ -42,15 +42,17 @@ def test_extract_show_search_expand_mermaid(tmp_path):
     shown = runner.invoke(app, ["show", *graph])
     assert shown.exit_code == 0 and "co_occurs" in shown.output
     found = runner.invoke(app, ["search", "Saint Selena Cathedral", *graph, "--embed", "hash"])
-    assert found.exit_code == 0 and "Saint Selena Cathedral" in found.output
+    assert found.exit_code == 0 and "Saint Selena Cathedral (" in found.output  # a result row
     question = "Where are the Nighthawks?"
     expanded = runner.invoke(app, ["expand", question, *graph, "--embed", "hash", "--seeds", "2"])
     assert expanded.exit_code == 0, expanded.output
     assert "—co-occurs with→" in expanded.output
     context = runner.invoke(app, ["context", "Nighthawks", *graph, "--embed", "hash"])
-    assert "-----Entities-----" in context.output
+    assert context.exit_code == 0, context.output
+    assert "-----Entities-----" in context.output and "Nighthawks" in context.output
     mermaid = runner.invoke(app, ["mermaid", *graph])
-    assert mermaid.output.startswith("flowchart LR")
+    assert mermaid.exit_code == 0 and mermaid.output.startswith("flowchart LR")
+    assert "Nighthawks" in mermaid.output and "-->" in mermaid.output
 
 
 def test_import_errors_exit_nonzero(tmp_path):

@@ -96,9 +96,14 @@ def test_every_section_respects_its_budget(novel, budgets):
         "Reports": cfg.community_tokens,
         "Paths": cfg.path_tokens,
     }
+    full = query_graph(novel, "Who leads the Nighthawks?").local.sections
+    assert set(ctx.local.sections) == set(full)  # every section is there, cut to its budget
     for name, section in ctx.local.sections.items():
         assert count_tokens(section.text) <= limits[name], name
         assert section.tokens <= limits[name]
+        # What the budget left out is counted: kept + dropped rows = the unbudgeted rows.
+        assert len(section.ids) + section.dropped == len(full[name].ids) + full[name].dropped
+    assert any(section.dropped for section in ctx.local.sections.values())
     assert ctx.local.tokens <= sum(limits.values())
 
 
@@ -142,8 +147,8 @@ def test_communities_are_deterministic_and_summarized(novel):
     again = detect_communities(novel)
     assert first.to_dict() == again.to_dict()
     assert all(c.summary for c in first.communities)
-    biggest = first.communities[0]
-    assert len(biggest.entity_ids) >= len(first.communities[-1].entity_ids)
+    sizes = [len(c.entity_ids) for c in first.communities]
+    assert len(sizes) >= 2 and sizes == sorted(sizes, reverse=True)  # largest first
 
 
 def test_pluggable_summarizer(novel):
@@ -180,10 +185,9 @@ def test_expand_world_with_chunk_memories(novel):
 def test_query_graph_on_the_seed_world(lotm):
     ctx = query_graph(lotm, "克莱恩加入的组织总部在哪里？")
     assert "-----Entities-----" in ctx.text and "值夜者" in ctx.text
-    assert {e for e, _ in ctx.local.entities} <= {
-        "klein",
-        "dunn",
-        "nighthawks",
-        "cathedral",
-        "notebook",
-    }
+    ranked = [e for e, _ in ctx.local.entities]
+    # The question's person and organisation lead; the headquarters it asks for is included.
+    assert set(ranked[:2]) == {"klein", "nighthawks"} and "cathedral" in ranked
+    # The hop that answers it: the Nighthawks' relationship to the cathedral.
+    assert "值夜者|位于|圣赛琳娜教堂" in ctx.text
+    assert ctx.paths and ctx.paths[0][0].startswith("克莱恩·莫雷蒂 —成员→ 值夜者")
