@@ -281,8 +281,12 @@ def chat_command(
         None, "--url", help="Chat with a LangGraph server (e.g. http://127.0.0.1:2024)."
     ),
     thread_id: str = typer.Option(None, "--thread-id", help="Resume (or start) this thread."),
-    depth: int = typer.Option(None, "--max-depth", help="Maximum recursion depth (default 2)."),
-    k: int = typer.Option(None, "-k", "--top-k", help="Chunks per retrieval (default 5)."),
+    depth: int = typer.Option(
+        None, "--max-depth", help="Maximum recursion depth (default: TREERAG_MAX_DEPTH, else 2)."
+    ),
+    k: int = typer.Option(
+        None, "-k", "--top-k", help="Chunks per retrieval (default: TREERAG_TOP_K, else 5)."
+    ),
     data_dir: str = DataDirOption,
     collection: str = CollectionOption,
 ) -> None:

@@ -46,9 +46,13 @@ def eval_command(
     out: Path = typer.Option(
         ..., "--out", help="Output folder; an existing results.jsonl is resumed."
     ),
-    k: int = typer.Option(None, "-k", "--top-k", help="Chunks per retrieval (default 5)."),
+    k: int = typer.Option(
+        None, "-k", "--top-k", help="Chunks per retrieval (default: TREERAG_TOP_K, else 5)."
+    ),
     depth: int = typer.Option(
-        None, "--max-depth", help="Recursion depth of the full mode (default 2)."
+        None,
+        "--max-depth",
+        help="Recursion depth of the full mode (default: TREERAG_MAX_DEPTH, else 2).",
     ),
     data_dir: str = DataDirOption,
 ) -> None:

@@ -41,10 +41,14 @@ def ingest_command(
     ),
     json_id: str = typer.Option("id", "--json-id", help="JSON/JSONL field holding a record's id."),
     chunk_size: int = typer.Option(
-        None, "--chunk-size", help="Chunk size in characters (default 800)."
+        None,
+        "--chunk-size",
+        help="Chunk size in characters (default: TREERAG_CHUNK_SIZE, else 800).",
     ),
     chunk_overlap: int = typer.Option(
-        None, "--chunk-overlap", help="Overlap in characters (default 100)."
+        None,
+        "--chunk-overlap",
+        help="Overlap in characters (default: TREERAG_CHUNK_OVERLAP, else 100).",
     ),
     data_dir: str = DataDirOption,
     collection: str = CollectionOption,

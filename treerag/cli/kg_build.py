@@ -15,7 +15,7 @@ from treerag.cli.common import (
 
 
 def build_command(data_dir: str = DataDirOption, collection: str = CollectionOption) -> None:
-    """Extract entities and relations from every ingested chunk into the graph.
+    """Extract entities and relations from every ingested chunk into <data_dir>/knowledge_graph.
 
     With a chat model (TREERAG_CHAT_MODEL) the model extracts them through structured
     output; without one the heuristic extractor does (names, co-occurrence edges), and its

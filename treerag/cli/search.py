@@ -20,10 +20,19 @@ from treerag.cli.common import (
 def search_command(
     query: str = typer.Argument(..., help="What to look for."),
     mode: str = typer.Option(
-        None, "--mode", "-m", help="dense | sparse | hybrid (default hybrid)."
+        None,
+        "--mode",
+        "-m",
+        help="dense | sparse | hybrid (default: TREERAG_SEARCH_MODE, else hybrid).",
     ),
-    k: int = typer.Option(None, "-k", "--top-k", help="How many chunks (default 5)."),
-    ranker: str = typer.Option(None, "--ranker", help="Hybrid fusion: rrf | weighted | model."),
+    k: int = typer.Option(
+        None, "-k", "--top-k", help="How many chunks (default: TREERAG_TOP_K, else 5)."
+    ),
+    ranker: str = typer.Option(
+        None,
+        "--ranker",
+        help="Hybrid fusion: rrf | weighted | model (default: TREERAG_RANKER, else rrf).",
+    ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     data_dir: str = DataDirOption,
     collection: str = CollectionOption,
