@@ -31,6 +31,7 @@ from treerag.knowledge_graph import (
     read_chunks,
     world_communities,
 )
+from treerag.knowledge_graph.names import with_named_seeds
 from treerag.knowledge_graph.storage import WORLD_FILE
 
 app = typer.Typer(no_args_is_help=True)
@@ -231,26 +232,31 @@ def search_command(
 @app.command("expand")
 def expand_command(
     query: str = typer.Argument(..., help="The question to expand from."),
-    seeds: int = typer.Option(5, "--seeds", help="Seed entities from vector search."),
+    seeds: int = typer.Option(
+        5, "--seeds", help="Seed entities from vector search (entities the query names join them)."
+    ),
     hops: int = typer.Option(2, "--hops", help="Maximum path length in edges."),
     branches: int = typer.Option(10, "--branches", help="Maximum branches per node."),
-    undirected: bool = typer.Option(False, "--undirected", help="Also walk edges backwards."),
+    directed: bool = typer.Option(
+        False, "--directed", help="Walk edges forwards only (default: both ways, as `ask` does)."
+    ),
     top: int = typer.Option(10, "--top", help="How many paths and entities to print."),
     graph: Path = GraphOption,
     embed: str = EmbedOption,
 ) -> None:
     """Print the best scored paths and entities of the path-scoring expansion."""
     quiet_libraries()
-    config = ExpansionConfig(max_hops=hops, max_branches_per_node=branches, directed=not undirected)
+    config = ExpansionConfig(max_hops=hops, max_branches_per_node=branches, directed=directed)
     with graph_errors():
         world = _load(graph_dir(graph), embed)
         vector = query_vector(world, query)
         found = [(r.id, r.score) for r in world.search_entities(vector, seeds)]
+        found = with_named_seeds(world, query, found)
         result = expand_world(
             world, found, vector, config=config, top_k=top, top_paths=top, min_path_depth=1
         )
     if not result.paths:
-        console.print("no paths beyond the seeds (try --undirected or fewer --seeds)")
+        console.print("no paths beyond the seeds (try fewer --seeds or more --hops)")
     for path in result.paths:
         console.print(format_path(path, world), highlight=False)
     table = Table(title="entities ranked by the expansion")
@@ -281,7 +287,9 @@ def context_command(
     quiet_libraries()
     with graph_errors():
         world = _load(graph_dir(graph), embed)
-        result = query_graph(world, query, config=GraphQueryConfig(seed_k=seeds))
+        both_ways = ExpansionConfig(directed=False)  # as the rag graph's graph_expand does
+        config = GraphQueryConfig(seed_k=seeds, expansion=both_ways)
+        result = query_graph(world, query, config=config)
     typer.echo(result.text)
 
 

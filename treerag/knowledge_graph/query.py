@@ -18,6 +18,7 @@ from treerag.knowledge_graph.local_search import (
     build_local_context,
 )
 from treerag.knowledge_graph.memories import MemoryUnit, world_memories
+from treerag.knowledge_graph.names import with_named_seeds
 from treerag.knowledge_graph.paths import ExpansionResult, format_path
 from treerag.knowledge_graph.world import World
 
@@ -29,6 +30,9 @@ class GraphQueryConfig:
     seed_k: int = 5
     """Entities taken from vector search as expansion seeds. Keep it well below the graph's
     size: a path into a seed is pruned unless it beats 0.9 × that seed's own score."""
+    name_seeds: bool = True
+    """Entities the question names (label or name attribute) join the seeds with the score
+    of a perfect match (see names.py)."""
     top_paths: int = 10
     """Scored paths rendered for the prompt and returned."""
     min_path_score: float = 0.0
@@ -70,6 +74,8 @@ def query_graph(
     cfg = config or GraphQueryConfig()
     vector = query_vector(world, question, embed)
     seeds = [(r.id, r.score) for r in world.search_entities(vector, cfg.seed_k)]
+    if cfg.name_seeds:
+        seeds = with_named_seeds(world, question, seeds)
     expansion = expand_world(
         world,
         seeds,
