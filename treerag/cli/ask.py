@@ -16,6 +16,8 @@ from rich.text import Text
 from treerag.cli.common import (
     CollectionOption,
     DataDirOption,
+    MaxDepthOption,
+    TopKOption,
     console,
     fail,
     make_context,
@@ -27,12 +29,8 @@ from treerag.cli.common import (
 def ask_command(
     question: str = typer.Argument(..., help="The question, in English or Chinese."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object, no live view."),
-    depth: int = typer.Option(
-        None, "--max-depth", help="Maximum recursion depth (default: TREERAG_MAX_DEPTH, else 2)."
-    ),
-    k: int = typer.Option(
-        None, "-k", "--top-k", help="Chunks per retrieval (default: TREERAG_TOP_K, else 5)."
-    ),
+    depth: int = MaxDepthOption,
+    k: int = TopKOption,
     thread_id: str = typer.Option(
         None, "--thread-id", help="Root thread_id to use (default: new)."
     ),

@@ -26,6 +26,8 @@ from treerag.cli.chat_backends import (
 from treerag.cli.common import (
     CollectionOption,
     DataDirOption,
+    MaxDepthOption,
+    TopKOption,
     console,
     fail,
     make_context,
@@ -281,12 +283,8 @@ def chat_command(
         None, "--url", help="Chat with a LangGraph server (e.g. http://127.0.0.1:2024)."
     ),
     thread_id: str = typer.Option(None, "--thread-id", help="Resume (or start) this thread."),
-    depth: int = typer.Option(
-        None, "--max-depth", help="Maximum recursion depth (default: TREERAG_MAX_DEPTH, else 2)."
-    ),
-    k: int = typer.Option(
-        None, "-k", "--top-k", help="Chunks per retrieval (default: TREERAG_TOP_K, else 5)."
-    ),
+    depth: int = MaxDepthOption,
+    k: int = TopKOption,
     data_dir: str = DataDirOption,
     collection: str = CollectionOption,
 ) -> None:

@@ -20,6 +20,12 @@ DataDirOption = typer.Option(
 CollectionOption = typer.Option(
     None, "--collection", help="Milvus collection (default: TREERAG_COLLECTION or treerag_chunks)."
 )
+TopKOption = typer.Option(
+    None, "-k", "--top-k", help="Chunks per retrieval (default: TREERAG_TOP_K, else 5)."
+)
+MaxDepthOption = typer.Option(
+    None, "--max-depth", help="Maximum recursion depth (default: TREERAG_MAX_DEPTH, else 2)."
+)
 
 
 def make_context(**overrides: Any):

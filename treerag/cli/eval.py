@@ -20,6 +20,7 @@ from rich.table import Table
 
 from treerag.cli.common import (
     DataDirOption,
+    TopKOption,
     console,
     err_console,
     fail,
@@ -46,9 +47,7 @@ def eval_command(
     out: Path = typer.Option(
         ..., "--out", help="Output folder; an existing results.jsonl is resumed."
     ),
-    k: int = typer.Option(
-        None, "-k", "--top-k", help="Chunks per retrieval (default: TREERAG_TOP_K, else 5)."
-    ),
+    k: int = TopKOption,
     depth: int = typer.Option(
         None,
         "--max-depth",

@@ -10,6 +10,7 @@ from rich.table import Table
 from treerag.cli.common import (
     CollectionOption,
     DataDirOption,
+    TopKOption,
     console,
     make_context,
     quiet_libraries,
@@ -25,9 +26,7 @@ def search_command(
         "-m",
         help="dense | sparse | hybrid (default: TREERAG_SEARCH_MODE, else hybrid).",
     ),
-    k: int = typer.Option(
-        None, "-k", "--top-k", help="How many chunks (default: TREERAG_TOP_K, else 5)."
-    ),
+    k: int = TopKOption,
     ranker: str = typer.Option(
         None,
         "--ranker",
