@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TypeVar
 
 from treerag.knowledge_graph.extract import CO_OCCURS, Extractor
 from treerag.knowledge_graph.model import AttributeValue, Edge, Entity, TextUnit
 from treerag.knowledge_graph.schemas import ExtractedRelation, ExtractionResult
 from treerag.knowledge_graph.text import normalize_name
 from treerag.knowledge_graph.world import World
+
+R = TypeVar("R", Entity, Edge)
 
 
 def entity_id_for(name: str) -> str:
@@ -60,7 +63,7 @@ class _Merger:
         entity = self.entities.get(key)
         if entity is None:
             existing = self.world.find_entity(name)
-            entity = _copy_entity(existing) if existing is not None else None
+            entity = _copy(existing) if existing is not None else None
             if entity is None:
                 entity = Entity(
                     name=name.strip(), type=kind, importance=0.0, id=entity_id_for(name)
@@ -83,7 +86,7 @@ class _Merger:
         edge = self.edges.get(edge_id)
         if edge is None:
             existing = self.world.get_edge(edge_id)
-            edge = _copy_edge(existing) if existing is not None else self._new_edge(rel, src, dst)
+            edge = _copy(existing) if existing is not None else self._new_edge(rel, src, dst)
             self.edges[edge_id] = edge
         if chunk_id in edge.chunk_ids:
             return  # this chunk's evidence is already counted
@@ -109,34 +112,13 @@ class _Merger:
         return edge
 
 
-def _copy_entity(entity: Entity) -> Entity:
-    return Entity(
-        id=entity.id,
-        name=entity.name,
-        type=entity.type,
-        description=entity.description,
-        attributes={k: list(v) for k, v in entity.attributes.items()},
-        importance=entity.importance,
-        chunk_ids=list(entity.chunk_ids),
-        metadata=dict(entity.metadata),
-        created_at=entity.created_at,
-        last_accessed_at=entity.last_accessed_at,
-    )
-
-
-def _copy_edge(edge: Edge) -> Edge:
-    return Edge(
-        id=edge.id,
-        source=edge.source,
-        target=edge.target,
-        type=edge.type,
-        relation=edge.relation,
-        description=edge.description,
-        attributes={k: list(v) for k, v in edge.attributes.items()},
-        importance=edge.importance,
-        chunk_ids=list(edge.chunk_ids),
-        metadata=dict(edge.metadata),
-        created_at=edge.created_at,
+def _copy(record: R) -> R:
+    """A copy of a world entity or edge whose lists and dicts the builder may change."""
+    return replace(
+        record,
+        attributes={k: list(v) for k, v in record.attributes.items()},
+        chunk_ids=list(record.chunk_ids),
+        metadata=dict(record.metadata),
     )
 
 
