@@ -31,7 +31,7 @@ from treerag.knowledge_graph import (
     read_chunks,
     world_communities,
 )
-from treerag.knowledge_graph.names import with_named_seeds
+from treerag.knowledge_graph.query import select_seeds
 from treerag.knowledge_graph.storage import WORLD_FILE
 
 app = typer.Typer(no_args_is_help=True)
@@ -250,8 +250,7 @@ def expand_command(
     with graph_errors():
         world = _load(graph_dir(graph), embed)
         vector = query_vector(world, query)
-        found = [(r.id, r.score) for r in world.search_entities(vector, seeds)]
-        found = with_named_seeds(world, query, found)
+        found = select_seeds(world, query, vector, seeds)
         result = expand_world(
             world, found, vector, config=config, top_k=top, top_paths=top, min_path_depth=1
         )

@@ -73,9 +73,7 @@ def query_graph(
     """
     cfg = config or GraphQueryConfig()
     vector = query_vector(world, question, embed)
-    seeds = [(r.id, r.score) for r in world.search_entities(vector, cfg.seed_k)]
-    if cfg.name_seeds:
-        seeds = with_named_seeds(world, question, seeds)
+    seeds = select_seeds(world, question, vector, cfg.seed_k, named=cfg.name_seeds)
     expansion = expand_world(
         world,
         seeds,
@@ -99,6 +97,14 @@ def query_graph(
         paths=paths,
     )
     return GraphContext(question, local.text, paths, seeds, expansion, local)
+
+
+def select_seeds(
+    world: World, question: str, vector: np.ndarray, k: int, *, named: bool = True
+) -> list[tuple[str, float]]:
+    """The expansion's seeds: the k entities nearest the question, plus those it names."""
+    seeds = [(r.id, r.score) for r in world.search_entities(vector, k)]
+    return with_named_seeds(world, question, seeds) if named else seeds
 
 
 def expand_world(
