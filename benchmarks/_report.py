@@ -49,6 +49,14 @@ def write_section(name: str, markdown: str, path: Path = BENCHMARKS_MD) -> None:
     path.write_text(text, encoding="utf-8")
 
 
+def publish(name: str, markdown: str, write: bool) -> None:
+    """Print a benchmark's section; with --write also splice it into BENCHMARKS.md."""
+    print(markdown)
+    if write:
+        write_section(name, markdown)
+        print(f"wrote section {name!r} to BENCHMARKS.md")
+
+
 def read_hotpotqa(path: Path) -> tuple[dict[str, list[str]], list[dict]]:
     """Read a HotpotQA-format dev set: corpus (title -> sentences) and question records.
 

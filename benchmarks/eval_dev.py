@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks._report import machine_summary, write_section  # noqa: E402
+from benchmarks._report import machine_summary, publish  # noqa: E402
 
 DEFAULT_DATASET = ROOT.parent / "shared" / "datasets" / "hotpotqa_100"
 KEYS = ("n", "em", "f1", "recall@2", "recall@5", "llm_calls_mean", "latency_p50_s")
@@ -81,10 +81,7 @@ def main() -> None:
             f"{report['naive']['llm_calls_mean']:.1f}.",
         ]
     )
-    print(markdown)
-    if args.write:
-        write_section("eval", markdown)
-        print("wrote section 'eval' to BENCHMARKS.md")
+    publish("eval", markdown, args.write)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks._report import machine_summary, percentile, write_section  # noqa: E402
+from benchmarks._report import machine_summary, percentile, publish  # noqa: E402
 from treerag.keyword_tree import BranchDecision, DescentView, KeywordTree, TreeConfig  # noqa: E402
 
 WORDS = [
@@ -340,9 +340,7 @@ def main() -> None:
         if args.dir is None:
             shutil.rmtree(workdir, ignore_errors=True)
     markdown = "## Keyword knowledge tree\n\n" + table
-    print(markdown)
-    if args.write:
-        write_section("keyword_tree", markdown)
+    publish("keyword_tree", markdown, args.write)
 
 
 if __name__ == "__main__":

@@ -49,7 +49,7 @@ from langgraph.graph import END, START, StateGraph  # noqa: E402
 from langgraph.runtime import Runtime  # noqa: E402
 
 import treerag.nodes.retrieve as retrieve_module  # noqa: E402
-from benchmarks._report import machine_summary, write_section  # noqa: E402
+from benchmarks._report import machine_summary, publish  # noqa: E402
 from treerag.api import ask, new_thread_id  # noqa: E402
 from treerag.checkpointing import open_checkpointer  # noqa: E402
 from treerag.context import Context  # noqa: E402
@@ -418,10 +418,7 @@ def main() -> None:
     args = parser.parse_args()
     markdown = asyncio.run(main_async(args))
     print()
-    print(markdown)
-    if args.write:
-        write_section("orchestration", markdown)
-        print("\nwrote section 'orchestration' to BENCHMARKS.md")
+    publish("orchestration", markdown, args.write)
 
 
 if __name__ == "__main__":

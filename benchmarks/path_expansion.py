@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from benchmarks._report import machine_summary, percentile, write_section
+from benchmarks._report import machine_summary, percentile, publish
 from treerag.knowledge_graph import (
     Edge,
     Entity,
@@ -216,9 +216,7 @@ def main() -> None:
         config = ExpansionConfig(max_hops=2, max_branches_per_node=10, directed=directed)
         rows.append((label, *run_case(world, memories, queries, seeds, config, now, args.repeat)))
     markdown = render(args, rows, notes)
-    print(markdown)
-    if args.write:
-        write_section("path_expansion", markdown)
+    publish("path_expansion", markdown, args.write)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks._report import machine_summary, percentile, read_hotpotqa, write_section  # noqa: E402
+from benchmarks._report import machine_summary, percentile, publish, read_hotpotqa  # noqa: E402
 from treerag.api import ask  # noqa: E402
 from treerag.context import Context  # noqa: E402
 from treerag.ingest.indexer import ingest  # noqa: E402
@@ -236,10 +236,7 @@ def main() -> None:
     args = parser.parse_args()
     markdown = asyncio.run(run(args))
     print()
-    print(markdown)
-    if args.write:
-        write_section("quality", markdown)
-        print("\nwrote section 'quality' to BENCHMARKS.md")
+    publish("quality", markdown, args.write)
 
 
 if __name__ == "__main__":
