@@ -139,11 +139,10 @@ class Maintenance(InfoWrites):
         The operation is committed by now: a failing upkeep step is logged, not raised, and
         is tried again after the next operation.
         """
-        config, marks = self.config, self._marks
-        data_bytes = sum(self._commit.ends.values())
+        config, marks, commit = self.config, self._marks, self._commit
         if not (
-            snapshot_due(config, marks, self._commit.log_end, data_bytes)
-            or compaction_due(config, marks, data_bytes)
+            snapshot_due(config, marks, commit.log_end, commit.data_bytes)
+            or compaction_due(config, marks, commit.data_bytes)
         ):
             return
         try:
@@ -154,10 +153,10 @@ class Maintenance(InfoWrites):
     def _upkeep(self) -> None:
         with self._mutex, self.storage.lock.hold():
             self._marks = read_marks(self.path)  # another process may have done it already
-            if compaction_due(self.config, self._marks, sum(self._commit.ends.values())):
+            if compaction_due(self.config, self._marks, self._commit.data_bytes):
                 self.compact_storage()
-            data_bytes = sum(self._commit.ends.values())
-            if snapshot_due(self.config, self._marks, self._commit.log_end, data_bytes):
+            commit = self._commit  # compaction moved it
+            if snapshot_due(self.config, self._marks, commit.log_end, commit.data_bytes):
                 ts = self.snapshot()
                 self._marks.auto_snapshots.append(ts)
                 self._marks.snapshot_log_end = self._commit.log_end

@@ -45,6 +45,11 @@ class Commit:
     pending: dict[str, Any] | None = None
     """Set while a file replacement (compaction, restore) is half done."""
 
+    @property
+    def data_bytes(self) -> int:
+        """Committed size of all data files together."""
+        return sum(self.ends.values())
+
 
 class Storage:
     """Owns the files of one store directory: paths, descriptors, lock, commit protocol."""
