@@ -72,6 +72,10 @@ class Context:
     data_dir: str = _setting(
         "./data", "Directory for the embedded stores (Milvus Lite, checkpoints, trees)."
     )
+    tenant: str = _setting(
+        "",
+        "Tenant whose documents, trees, graph and caches are used (<data_dir>/tenants/<tenant>, its own chunk collection); empty = the data dir's own. The server takes it from the signed-in user.",
+    )
     milvus_uri: str = _setting(
         "",
         "Milvus URI: a file path for Milvus Lite or http://host:19530; empty = <data_dir>/milvus.db.",
@@ -157,11 +161,25 @@ class Context:
                     current, source = declared_default(f), "default"
             self._sources[f.name] = source
             setattr(self, f.name, _check(f.name, hints[f.name], current))
+        if self.tenant:
+            from treerag.server.tenants import normalize_tenant
+
+            try:
+                self.tenant = normalize_tenant(self.tenant)
+            except ValueError as exc:
+                raise SettingsError(f"setting tenant: {exc}") from exc
 
     @property
     def data_path(self) -> Path:
         """The data directory as a path."""
         return Path(self.data_dir).expanduser()
+
+    @property
+    def tenant_path(self) -> Path:
+        """The tenant's own directory (trees, graph, caches, checkpoints): data_path without one."""
+        from treerag.server.tenants import tenant_dir
+
+        return tenant_dir(self.data_path, self.tenant)
 
     @property
     def resolved_milvus_uri(self) -> str:
@@ -171,7 +189,7 @@ class Context:
     @property
     def resolved_checkpointer_uri(self) -> str:
         """The checkpointer URI, defaulting to a SQLite file in the data directory."""
-        return self.checkpointer_uri or str(self.data_path / "checkpoints.sqlite")
+        return self.checkpointer_uri or str(self.tenant_path / "checkpoints.sqlite")
 
     @property
     def offline(self) -> bool:

@@ -70,8 +70,11 @@ async def rebuild(graph: Any, thread_id: str) -> dict[str, Any] | None:
     _apply_notes(node, values.get("context_notes", []))
     for record in values.get("chunks", []):
         chunk = _chunk(record)
-        if record.get("child_thread_id"):
-            chunk["child"] = await rebuild(graph, record["child_thread_id"])
+        child = str(record.get("child_thread_id") or "")
+        # Only descend into this run's own children: a state written through the API could
+        # name any thread, and following it would read a tree the caller may not see.
+        if child.startswith(thread_id + "/"):
+            chunk["child"] = await rebuild(graph, child)
         node["chunks"].append(chunk)
     return node
 

@@ -141,6 +141,7 @@ def langgraph_server(
     port: int | None = None,
     timeout: float = 120.0,
     extra_args: tuple[str, ...] = (),
+    env: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """Run `langgraph dev` over `data_dir` on 127.0.0.1 and yield its base URL.
 
@@ -173,7 +174,7 @@ def langgraph_server(
             proc = subprocess.Popen(
                 args,
                 cwd=workdir,
-                env=offline_env(data_dir),
+                env=offline_env(data_dir, **(env or {})),
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,

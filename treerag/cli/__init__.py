@@ -20,11 +20,21 @@ app = typer.Typer(
 
 
 @app.callback()
-def _main() -> None:
+def _main(
+    tenant: str = typer.Option(
+        None,
+        "--tenant",
+        help="Work on one tenant's data (<data_dir>/tenants/<tenant>); default: TREERAG_TENANT.",
+    ),
+) -> None:
     """Load a .env file from the current folder before any command runs."""
     from dotenv import load_dotenv
 
     load_dotenv(".env", override=False)
+    if tenant is not None:
+        from treerag.cli.users import use_tenant
+
+        use_tenant(tenant)
 
 
 def _register() -> None:
@@ -41,6 +51,7 @@ def _register() -> None:
         kw_build,
         kw_maintenance,
         search,
+        users,
     )
     from treerag.cli import eval as eval_commands
 
@@ -51,6 +62,7 @@ def _register() -> None:
     eval_commands.register(app)
     doctor.register(app)
     demo.register(app)
+    users.register(app)
     kw_build.register(kw.app)
     kw_maintenance.register(kw.app)
     kg_build.register(kg.app)

@@ -52,7 +52,10 @@ def graph_dir(value: Path | None) -> Path:
     """Return the graph directory from the option, else from TREERAG_DATA_DIR or ./data."""
     if value is not None:
         return value
-    return Path(os.environ.get("TREERAG_DATA_DIR") or "./data") / "knowledge_graph"
+    from treerag.server.tenants import tenant_dir
+
+    data = Path(os.environ.get("TREERAG_DATA_DIR") or "./data")
+    return tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "knowledge_graph"
 
 
 def default_embedder() -> tuple[Embed, str]:

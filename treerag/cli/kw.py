@@ -39,7 +39,10 @@ def store_path(store: Path | None) -> Path:
     """Return --store, or <TREERAG_DATA_DIR or ./data>/keyword_tree."""
     if store is not None:
         return store
-    return Path(os.environ.get("TREERAG_DATA_DIR") or "./data").expanduser() / "keyword_tree"
+    from treerag.server.tenants import tenant_dir
+
+    data = Path(os.environ.get("TREERAG_DATA_DIR") or "./data").expanduser()
+    return tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "keyword_tree"
 
 
 def _exit_code(exc: Exception) -> int:

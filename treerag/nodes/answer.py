@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit
 from treerag.reasoning import EvidenceItem, get_reasoner
 from treerag.reasoning.ledger import release
+from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
 
 SUPPORT_PER_CHUNK = 2
@@ -108,8 +110,11 @@ def build_evidence(chunks: list[ChunkRecord], budget_tokens: int) -> list[Eviden
     return out
 
 
-async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
+async def answer_question(
+    state: RagState, config: RunnableConfig, runtime: Runtime[Context]
+) -> dict:
     """Answer from the judged evidence, citing it; say plainly when nothing was found."""
+    await require_active(config)
     ctx = context_of(runtime)
     chunks = state.get("chunks", [])
     tree: dict[str, Any] = {

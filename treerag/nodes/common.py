@@ -12,13 +12,19 @@ from treerag.context import Context
 
 
 def context_of(runtime: Runtime[Context] | None) -> Context:
-    """The run's settings (defaults and env when the caller passed none)."""
+    """The run's settings (defaults and env when the caller passed none), scoped to the caller.
+
+    Under a users file, the tenant and storage settings come from the signed-in user and the
+    server's environment, never from the run's context (`treerag.server.scope`).
+    """
+    from treerag.server.scope import scoped
+
     ctx = getattr(runtime, "context", None)
     if isinstance(ctx, Context):
-        return ctx
+        return scoped(ctx)
     if isinstance(ctx, dict):
-        return Context(**ctx)
-    return Context()
+        return scoped(Context(**ctx))
+    return scoped(Context())
 
 
 def thread_of(config: RunnableConfig) -> str:

@@ -41,7 +41,7 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     chunk = task["chunk"]
     reasoner = get_reasoner(ctx)
     # SQLite file I/O stays off the event loop (`langgraph dev` refuses blocking calls there).
-    cache = await asyncio.to_thread(judge_cache, ctx.data_path)
+    cache = await asyncio.to_thread(judge_cache, ctx.tenant_path)
     verdict = await asyncio.to_thread(cache.get, task["question"], chunk["chunk_id"], reasoner.name)
     cached = verdict is not None
     if verdict is None:

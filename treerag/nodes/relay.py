@@ -22,7 +22,10 @@ async def run_relayed(
     the caller's `custom` stream, and its answer tokens as `token` events tagged with the
     run's thread_id and depth, so clients can show or hide them.
     """
-    configurable: dict[str, Any] = {"thread_id": thread_id}
+    from treerag.server.scope import auth_configurable
+
+    # The caller's identity goes on with the sub-run: it scopes the sub-run's data too.
+    configurable: dict[str, Any] = {"thread_id": thread_id, **auth_configurable(config)}
     checkpointer = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
     if checkpointer is not None:
         configurable[CONFIG_KEY_CHECKPOINTER] = checkpointer

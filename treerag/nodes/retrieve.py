@@ -12,6 +12,7 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit, thread_of
 from treerag.reasoning.ledger import ledger_for
 from treerag.retrievers.chunk_store import EmptyStoreError
+from treerag.server.scope import require_active
 from treerag.state import RagState
 
 
@@ -38,6 +39,7 @@ async def retrieve_chunks(
     state: RagState, config: RunnableConfig, runtime: Runtime[Context]
 ) -> dict:
     """Retrieve top-k chunks; record this run's place in the tree."""
+    await require_active(config)
     ctx = context_of(runtime)
     thread_id = thread_of(config)
     root = state.get("root_thread_id") or thread_id

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
+from treerag.server.tenants import tenant_collection
 
 log = logging.getLogger(__name__)
 INFO_PROPERTY = "treerag.info"
@@ -102,7 +103,9 @@ class ChunkStore:
         self.ctx = ctx
         self.embeddings = embeddings
         self.embedding_name = embedding_name or ctx.embedding_model
-        self.name = ctx.collection
+        # Each tenant's chunks live in a collection of their own, so no search, count or
+        # delete can reach another tenant's rows whatever filter a caller passes (or forgets).
+        self.name = tenant_collection(ctx.collection, ctx.tenant)
         self.client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
         self._key = (ctx.resolved_milvus_uri, self.name)
 

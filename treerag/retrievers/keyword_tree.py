@@ -16,7 +16,7 @@ _lock = threading.Lock()
 
 def tree_dir(ctx: Context) -> Path:
     """Where the keyword tree of a data directory lives."""
-    return ctx.data_path / "keyword_tree"
+    return ctx.tenant_path / "keyword_tree"
 
 
 def open_tree(ctx: Context, create: bool = False) -> Any | None:

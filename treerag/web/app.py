@@ -14,12 +14,15 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from treerag.context import Context
+from treerag.server.identity import Identity
+from treerag.server.web_guard import require_identity, require_tree_access
 
 STATIC_DIR = Path(__file__).parent / "static"
 CHUNK_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -53,12 +56,12 @@ async def index(request: Request) -> Response:
     return FileResponse(STATIC_DIR / "index.html", headers=SECURITY_HEADERS)
 
 
-def _fetch_chunk(chunk_id: str) -> dict[str, Any] | None:
-    """Read one chunk from the configured Milvus collection (blocking)."""
+def _fetch_chunk(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
+    """Read one chunk from the caller's tenant's Milvus collection (blocking)."""
     from treerag.models import get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
 
-    ctx = Context()
+    ctx = Context(tenant=identity.tenant) if identity.tenant else Context()
     store = ChunkStore(ctx, get_embeddings(ctx))
     if not store.exists():
         return None
@@ -77,11 +80,12 @@ def _fetch_chunk(chunk_id: str) -> dict[str, Any] | None:
 
 async def chunk(request: Request) -> Response:
     """`GET /ui/api/chunk/{chunk_id}`: the chunk's text, title and source."""
+    identity = await require_identity(request)
     chunk_id = request.path_params["chunk_id"]
     if not CHUNK_ID.match(chunk_id):
         return _error(400, "invalid chunk id")
     try:
-        found = await asyncio.to_thread(_fetch_chunk, chunk_id)
+        found = await asyncio.to_thread(_fetch_chunk, chunk_id, identity)
     except Exception as exc:  # the store is unreachable or misconfigured: say so
         return _error(503, f"chunk store unavailable: {exc}")
     if found is None:
@@ -116,7 +120,7 @@ def _limit(tree: dict[str, Any] | None, budget: list[int]) -> dict[str, Any] | N
     return tree
 
 
-async def rebuild_tree(thread_id: str) -> dict[str, Any] | None:
+async def rebuild_tree(thread_id: str, identity: Identity) -> dict[str, Any] | None:
     """Rebuild the search tree of `thread_id` from whichever checkpointer ran it.
 
     Inside the LangGraph server: the server's checkpointer. Outside it (the app mounted
@@ -126,21 +130,23 @@ async def rebuild_tree(thread_id: str) -> dict[str, Any] | None:
     from treerag.search_tree import rebuild
 
     saver = await _server_checkpointer()
+    await require_tree_access(identity, thread_id, in_server=saver is not None)
     if saver is not None:
         tree = await rebuild(builder.compile(checkpointer=saver), thread_id)
     else:
         from treerag.api import tree as api_tree
 
-        tree = await api_tree(thread_id)
+        tree = await api_tree(thread_id, Context(tenant=identity.tenant))
     return _limit(tree, [MAX_TREE_NODES])
 
 
 async def tree(request: Request) -> Response:
     """`GET /ui/api/tree/{thread_id}`: the search tree of one rag run, rebuilt."""
+    identity = await require_identity(request)
     thread_id = request.path_params["thread_id"]
     if not THREAD_ID.match(thread_id) or ".." in thread_id:
         return _error(400, "invalid thread id")
-    found = await rebuild_tree(thread_id)
+    found = await rebuild_tree(thread_id, identity)
     if found is None:
         return _error(404, f"no search tree under thread {thread_id}")
     return _json(found)
@@ -156,5 +162,12 @@ def _routes() -> list[Any]:
     ]
 
 
-app = Starlette(routes=_routes())
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    response = _error(exc.status_code, str(exc.detail))
+    response.headers.update(exc.headers or {})
+    return response
+
+
+app = Starlette(routes=_routes(), exception_handlers={HTTPException: _http_error})
 """The Starlette app `langgraph dev` mounts (langgraph.json `"http"`)."""

@@ -1,0 +1,375 @@
+"""Attack suite: users of one tenant try every path to another's threads, trees and chunks.
+
+A real `langgraph dev` with a users file, real Milvus Lite holding two tenants whose
+documents share titles and most of their text. Users a1, a2 (tenant acme) and b1, b2
+(tenant globex). a1 runs questions; then b1, b2 (other tenant) and a2 (same tenant, other
+owner) probe a1's thread ids, run ids, tree ids and chunk ids through the API, the web
+routes and crafted tenant names. Every probe must answer with the right status and not one
+byte of a1's secrets; the counts of probes and leaks are printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.clients.server import copy_data, langgraph_server, offline_env, server_log
+from tests.clients.tenancy import (
+    QUESTION_MARK,
+    SECRETS,
+    Ledger,
+    add_users,
+    headers,
+    ingest_tenants,
+    request,
+)
+
+pytestmark = pytest.mark.slow
+
+USERS = {"a1": "acme", "a2": "acme", "b1": "globex", "b2": "globex", "r1": "globex"}
+CRAFTED_TENANTS = [
+    "acme",
+    "ACME",
+    "Acme",
+    "../acme",
+    "acme/..",
+    "..",
+    "tenants/acme",
+    "/acme",
+    "ａｃｍｅ",  # fullwidth: NFKC folds it to "acme"
+    "\u0430cme",  # Cyrillic а: looks like "acme"
+    "",
+    "a" * 5000,
+    "acme\x00",
+]
+NOT_FOUND = {404}
+REFUSED = {401, 403, 404}
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
+    """Ingested tenants, a users file, and a server that authenticates against it."""
+    root = tmp_path_factory.mktemp("tenants")
+    data = root / "data"
+    ingest_tenants(data, root / "docs")
+    cli_data = copy_data(data, root / "cli-data")  # Milvus Lite: one process per data file
+    users_file = root / "users.yaml"
+    tokens = add_users(users_file, USERS)
+    with langgraph_server(data, env={"TREERAG_AUTH_FILE": str(users_file)}) as url:
+        yield {"url": url, "tokens": tokens, "users_file": users_file, "cli_data": cli_data}
+
+
+async def run_chat(http: httpx.AsyncClient, token: str, question: str) -> dict[str, Any]:
+    """Create a thread, run one chat turn to the end; return thread, run and what it produced."""
+    status, body = await request(http, "POST", "/threads", token, {})
+    assert status == 200, body
+    thread = httpx.Response(200, content=body).json()
+    run = await http.post(
+        f"/threads/{thread['thread_id']}/runs/wait",
+        headers=headers(token),
+        json={
+            "assistant_id": "chat",
+            "input": {"messages": [{"type": "human", "content": question}]},
+            "context": {"max_depth": 1},
+        },
+    )
+    assert run.status_code == 200, run.text
+    runs = await http.get(f"/threads/{thread['thread_id']}/runs", headers=headers(token))
+    return {
+        "thread_id": thread["thread_id"],
+        "run_id": runs.json()[0]["run_id"],
+        "values": run.json(),
+        "metadata": thread["metadata"],
+    }
+
+
+async def run_rag(http: httpx.AsyncClient, token: str, question: str) -> dict[str, Any]:
+    """Run the rag graph on a new thread; return thread id and final values."""
+    thread = (await http.post("/threads", headers=headers(token), json={})).json()
+    run = await http.post(
+        f"/threads/{thread['thread_id']}/runs/wait",
+        headers=headers(token),
+        json={"assistant_id": "rag", "input": {"question": question}, "context": {"max_depth": 1}},
+    )
+    assert run.status_code == 200, run.text
+    return {"thread_id": thread["thread_id"], "values": run.json()}
+
+
+async def victim_runs(http: httpx.AsyncClient, token: str) -> dict[str, Any]:
+    """a1's chat thread and rag thread, with everything an attacker might name."""
+    chat = await run_chat(
+        http, token, f"What is the launch plan code name? {QUESTION_MARK['acme']}"
+    )
+    rag = await run_rag(http, token, f"Who wrote the launch plan? {QUESTION_MARK['acme']}")
+    reply = chat["values"]["messages"][-1]
+    assert SECRETS["acme"] in reply["content"], reply  # a1 reads acme's own documents
+    tree_id = reply["additional_kwargs"]["treerag"]["tree_thread_id"]
+    tree = await http.get(f"/ui/api/tree/{tree_id}", headers=headers(token))
+    assert tree.status_code == 200, tree.text
+    chunk_ids = {c["chunk_id"] for c in tree.json()["chunks"]}
+    chunk_ids |= {c["chunk_id"] for c in rag["values"].get("chunks", [])}
+    for chunk_id in chunk_ids:
+        own = await http.get(f"/ui/api/chunk/{chunk_id}", headers=headers(token))
+        assert own.status_code == 200, own.text
+    return {
+        "threads": [chat["thread_id"], rag["thread_id"]],
+        "runs": [(chat["thread_id"], chat["run_id"])],
+        "trees": [tree_id, f"{tree_id}/1", rag["thread_id"], f"{rag['thread_id']}/1"],
+        "chunks": sorted(chunk_ids),
+        "secrets": [SECRETS["acme"], QUESTION_MARK["acme"], reply["content"][:60]],
+    }
+
+
+def thread_probes(tid: str) -> list[tuple[str, str, Any, set[int]]]:
+    """(method, path, body, allowed statuses) for every thread route, on another's thread."""
+    run = {"assistant_id": "chat", "input": {"messages": [{"type": "human", "content": "hi"}]}}
+    return [
+        ("GET", f"/threads/{tid}", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/state", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/state/checkpoint-none", None, {404, 422}),
+        ("POST", f"/threads/{tid}/state/checkpoint", {"checkpoint": {}}, {404, 422}),
+        ("GET", f"/threads/{tid}/history", None, NOT_FOUND),
+        ("POST", f"/threads/{tid}/history", {"limit": 10}, NOT_FOUND),
+        ("GET", f"/threads/{tid}/runs", None, {200, 404}),
+        ("GET", f"/threads/{tid}/stream", None, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs", run, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs/wait", run, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs/stream", run, NOT_FOUND),
+        ("POST", f"/threads/{tid}/state", {"values": {"question": "x"}}, NOT_FOUND),
+        ("PATCH", f"/threads/{tid}", {"metadata": {"owner": "b1"}}, NOT_FOUND),
+        ("POST", f"/threads/{tid}/copy", {}, {404, 409}),
+        ("DELETE", f"/threads/{tid}", None, NOT_FOUND),
+        ("POST", "/threads", {"thread_id": tid, "if_exists": "do_nothing"}, {404, 409}),
+        ("POST", "/threads/search", {"ids": [tid]}, {200}),
+        ("POST", "/threads/search", {"metadata": {"owner": "a1"}}, {200}),
+    ]
+
+
+def run_probes(tid: str, rid: str) -> list[tuple[str, str, Any, set[int]]]:
+    """Probes of one of another's runs."""
+    return [
+        ("GET", f"/threads/{tid}/runs/{rid}", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/runs/{rid}/join", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/runs/{rid}/stream", None, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs/{rid}/cancel", None, NOT_FOUND),
+        ("DELETE", f"/threads/{tid}/runs/{rid}", None, NOT_FOUND),
+    ]
+
+
+def web_probes(victim: dict[str, Any], same_tenant: bool) -> list[tuple[str, str, Any, set[int]]]:
+    """Probes of the web routes: trees and chunks of another's runs.
+
+    Documents belong to the tenant: a user of the same tenant reads its chunks (200), only
+    another tenant's user must find nothing.
+    """
+    chunk_status = {200} if same_tenant else NOT_FOUND
+    out = [("GET", f"/ui/api/tree/{t}", None, NOT_FOUND) for t in victim["trees"]]
+    out += [("GET", f"/ui/api/chunk/{c}", None, chunk_status) for c in victim["chunks"]]
+    out += [
+        # Encoded, so the client does not fold the `..` away before the server sees it.
+        ("GET", f"/ui/api/tree/..%2F{victim['trees'][0]}", None, {400, 404}),
+        ("GET", f"/ui/api/tree/%2e%2e%2Facme%2F{victim['trees'][0]}", None, {400, 404}),
+        ("GET", f"/ui/api/tree/acme/{victim['trees'][0]}", None, {400, 404}),
+        ("GET", f"/ui/api/tree/{victim['threads'][0]}-t1%2F..%2F1", None, {400, 404}),
+        ("GET", f"/ui/api/chunk/..%2F{victim['chunks'][0]}", None, {400, 404}),
+    ]
+    return out
+
+
+def context_probes(own_thread: str) -> list[tuple[str, str, Any, set[int]]]:
+    """Runs on the attacker's own thread asking, through the run context, for acme's data."""
+    out = []
+    for tenant in CRAFTED_TENANTS:
+        for key, value in (
+            ("tenant", tenant),
+            ("collection", f"treerag_chunks__t_{tenant[:40]}"),
+            ("data_dir", f"./data/tenants/{tenant[:40]}"),
+        ):
+            body = {
+                "assistant_id": "rag",
+                "input": {"question": "What is the launch plan code name?"},
+                "context": {key: value, "max_depth": 0},
+            }
+            out.append(("POST", f"/threads/{own_thread}/runs/wait", body, {200, 422}))
+    return out
+
+
+async def probe_all(http, ledger, attacker, token, victim, own_thread, secrets) -> None:
+    """Make every probe as `attacker`; record statuses and leaks in the ledger."""
+    plan = [p for tid in victim["threads"] for p in thread_probes(tid)]
+    plan += [p for tid, rid in victim["runs"] for p in run_probes(tid, rid)]
+    plan += web_probes(victim, same_tenant=attacker.startswith("a"))
+    if attacker.startswith("b"):  # another tenant: its runs must never see acme's chunks
+        plan += context_probes(own_thread)
+    for method, path, body, allowed in plan:
+        status, text = await request(http, method, path, token, body)
+        ledger.check(f"{attacker} {method} {path} {body}"[:200], status, text, allowed, secrets)
+
+
+async def probe_credentials(http, ledger, victim, tokens, secrets) -> None:
+    """Requests without a valid token: all 401 on the API and on the web routes."""
+    a1_hash = __import__("hashlib").sha256(tokens["a1"].encode()).hexdigest()
+    tid = victim["threads"][0]
+    paths = [
+        ("GET", f"/threads/{tid}"),
+        ("POST", "/threads/search"),
+        ("GET", f"/ui/api/tree/{victim['trees'][0]}"),
+        ("GET", f"/ui/api/chunk/{victim['chunks'][0]}"),
+    ]
+    bad_headers = [
+        {},
+        {"Authorization": "Bearer"},
+        {"Authorization": f"Basic {tokens['a1']}"},
+        {"Authorization": f"Bearer {a1_hash}"},
+        {"Authorization": f"Bearer {tokens['a1']}x"},
+        {"Authorization": "Bearer " + "x" * 10_000},
+        {"x-auth-scheme": "langsmith"},
+        {"x-auth-scheme": "langsmith", "Authorization": "Bearer nope"},
+    ]
+    for method, path in paths:
+        for hdrs in bad_headers:
+            body = "{}" if method == "POST" else None
+            response = await http.request(method, path, headers=hdrs, content=body)
+            ledger.check(
+                f"bad-credentials {method} {path}",
+                response.status_code,
+                response.text,
+                {401},
+                secrets,
+            )
+
+
+@pytest.fixture(scope="module")
+def victim(world) -> dict[str, Any]:
+    """a1's runs (made once for all probes)."""
+
+    async def make() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=world["url"], timeout=120) as http:
+            return await victim_runs(http, world["tokens"]["a1"])
+
+    try:
+        return asyncio.run(make())
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n--- log ---\n{server_log(world['url'])[-5000:]}") from exc
+
+
+def test_no_probe_reaches_another_users_data(world, victim):
+    """≥ 200 probes by b1, b2 (other tenant) and a2 (same tenant): 0 leaks, right statuses."""
+    tokens = world["tokens"]
+
+    async def attack() -> Ledger:
+        ledger = Ledger()
+        async with httpx.AsyncClient(base_url=world["url"], timeout=120) as http:
+            for attacker in ("b1", "b2", "a2"):
+                own = await http.post("/threads", headers=headers(tokens[attacker]), json={})
+                assert own.status_code == 200, own.text
+                assert own.json()["metadata"]["owner"] == attacker
+                secrets = victim["secrets"] if attacker[0] == "b" else victim["secrets"][1:]
+                await probe_all(
+                    http,
+                    ledger,
+                    attacker,
+                    tokens[attacker],
+                    victim,
+                    own.json()["thread_id"],
+                    secrets,
+                )
+            await probe_credentials(http, ledger, victim, tokens, victim["secrets"])
+            # After all of it, a1's threads are intact and still a1's.
+            for tid in victim["threads"]:
+                mine = await http.get(f"/threads/{tid}/state", headers=headers(tokens["a1"]))
+                assert mine.status_code == 200 and QUESTION_MARK["acme"] in mine.text
+        return ledger
+
+    ledger = asyncio.run(attack())
+    print(f"\ntenant attack suite: {ledger.probes} probes, {len(ledger.leaks)} leaks")
+    assert not ledger.leaks, "\n".join(ledger.leaks[:20])
+    assert not ledger.wrong_status, "\n".join(ledger.wrong_status[:30])
+    assert ledger.probes >= 200
+
+
+def test_a_thread_created_with_forged_metadata_is_stamped_with_its_real_owner(world):
+    async def go() -> dict:
+        async with httpx.AsyncClient(base_url=world["url"], timeout=60) as http:
+            forged = {"metadata": {"owner": "a1", "tenant": "acme"}}
+            made = await http.post("/threads", headers=headers(world["tokens"]["b1"]), json=forged)
+            return made.json()
+
+    assert go_meta(asyncio.run(go())) == {"owner": "b1", "tenant": "globex"}
+
+
+def go_meta(thread: dict) -> dict:
+    return {k: thread["metadata"][k] for k in ("owner", "tenant")}
+
+
+def test_the_other_tenant_answers_from_its_own_documents(world):
+    """The same question by b1 finds globex's plan (same title), never acme's."""
+
+    async def go() -> dict:
+        async with httpx.AsyncClient(base_url=world["url"], timeout=120) as http:
+            return await run_rag(http, world["tokens"]["b1"], "What is the launch plan code name?")
+
+    values = asyncio.run(go())["values"]
+    text = str(values)
+    assert SECRETS["globex"] in text and SECRETS["acme"] not in text
+
+
+def test_revoked_token_is_refused_at_once(world):
+    token = world["tokens"]["r1"]
+
+    async def search() -> int:
+        async with httpx.AsyncClient(base_url=world["url"], timeout=60) as http:
+            return (await http.post("/threads/search", headers=headers(token), json={})).status_code
+
+    assert asyncio.run(search()) == 200
+    revoke("r1", world["users_file"])
+    assert asyncio.run(search()) == 401
+
+
+def revoke(name: str, users_file: Path) -> None:
+    subprocess.run(
+        [sys.executable, "-m", "treerag", "users", "revoke", name],
+        env=offline_env("unused", TREERAG_AUTH_FILE=str(users_file)),
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
+
+
+def test_cli_tenant_option_refuses_crafted_names_and_stays_in_its_tenant(world):
+    """`treerag --tenant globex search` never prints acme's text; crafted names exit 2."""
+    env = offline_env(world["cli_data"])
+    probes = leaks = 0
+    for tenant in [t for t in CRAFTED_TENANTS if t not in ("acme", "ACME", "Acme", "ａｃｍｅ")]:
+        if "\x00" in tenant:
+            continue  # an argv cannot carry NUL
+        out = subprocess.run(
+            [sys.executable, "-m", "treerag", "--tenant", tenant, "search", "launch plan"],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        probes += 1
+        leaks += SECRETS["acme"] in out.stdout + out.stderr
+        assert out.returncode == 2, (tenant, out.stdout, out.stderr)
+    out = subprocess.run(
+        [sys.executable, "-m", "treerag", "--tenant", "globex", "search", "launch plan code"],
+        env={**env, "TREERAG_TENANT": "acme"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    probes += 1
+    leaks += SECRETS["acme"] in out.stdout
+    print(f"\nCLI tenant probes: {probes} probes, {leaks} leaks")
+    assert out.returncode == 0, out.stderr
+    assert SECRETS["globex"] in out.stdout
+    assert leaks == 0

@@ -1,0 +1,1 @@
+"""Serving treerag to several people: users, tenants and the checks every route makes."""

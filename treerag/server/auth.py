@@ -1,0 +1,88 @@
+"""LangGraph's custom auth for the treerag server (langgraph.json `"auth"`).
+
+`authenticate` turns a bearer token into a user through the users file; the `@auth.on`
+handlers stamp `owner` and `tenant` into the metadata of what a user creates and return the
+same pair as a filter for everything they read, search, stream, update or delete, so a user
+sees only their own threads and runs: another's thread answers 404, as if it did not exist.
+Assistants are the served graphs, shared by all; creating, changing or deleting them, crons
+and the key-value store are refused (treerag uses none of them). Without a users file every
+handler lets everything through: the single-user local mode of a server with no auth.
+
+See https://langchain-ai.github.io/langgraph/concepts/auth/ for the handler contract:
+a handler returning a filter dict scopes the operation; raising HTTPException refuses it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from langgraph_sdk import Auth
+
+from treerag.server.identity import Unauthorized, announce_mode, auth_enabled, identify
+
+auth = Auth()
+announce_mode()
+
+
+@auth.authenticate
+async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
+    """Return the user behind the bearer token, or refuse the request with 401."""
+    try:
+        identity = await identify(authorization)
+    except Unauthorized as exc:
+        raise Auth.exceptions.HTTPException(status_code=401, detail=str(exc)) from None
+    return {"identity": identity.name, "tenant": identity.tenant, "is_authenticated": True}
+
+
+def _scope(ctx: Auth.types.AuthContext) -> dict[str, str] | None:
+    if not auth_enabled():
+        return None
+    return {"owner": ctx.user.identity, "tenant": ctx.user["tenant"]}
+
+
+def _stamp(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str] | None:
+    """Write owner and tenant into the new resource's metadata (overriding the caller's)."""
+    scope = _scope(ctx)
+    if scope is not None:
+        # Update the server's own dict in place (an empty one is still the one it stores).
+        metadata = value.get("metadata")
+        if metadata is None:
+            metadata = value["metadata"] = {}
+        metadata.update(scope)
+    return scope
+
+
+@auth.on.threads.create
+async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
+    """Stamp the new thread with its owner and tenant."""
+    return _stamp(ctx, value)
+
+
+@auth.on.threads.create_run
+async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
+    """Stamp the run; the returned filter also requires the thread to be the caller's."""
+    return _stamp(ctx, value)
+
+
+@auth.on.threads.read
+@auth.on.threads.update
+@auth.on.threads.delete
+@auth.on.threads.search
+async def on_thread_access(ctx: Auth.types.AuthContext, value: Any) -> Any:
+    """Scope reads, history, state, joins, updates, deletes and searches to the caller."""
+    return _scope(ctx)
+
+
+@auth.on.assistants.read
+@auth.on.assistants.search
+async def on_assistant_read(ctx: Auth.types.AuthContext, value: Any) -> Any:
+    """Every user may see the served graphs."""
+    return None
+
+
+@auth.on
+async def refuse_the_rest(ctx: Auth.types.AuthContext, value: Any) -> Any:
+    """Refuse what treerag does not use (assistant writes, crons, the store) under auth."""
+    if auth_enabled():
+        raise Auth.exceptions.HTTPException(status_code=403, detail="not allowed")
+    return None
