@@ -11,6 +11,7 @@ byte of a1's secrets; the counts of probes and leaks are printed.
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -33,7 +34,14 @@ from tests.clients.tenancy import (
 
 pytestmark = pytest.mark.slow
 
-USERS = {"a1": "acme", "a2": "acme", "b1": "globex", "b2": "globex", "r1": "globex"}
+USERS = {
+    "a1": "acme",
+    "a2": "acme",
+    "b1": "globex",
+    "b2": "globex",
+    "r1": "globex",
+    "r2": "globex",
+}
 CRAFTED_TENANTS = [
     "acme",
     "ACME",
@@ -373,3 +381,40 @@ def test_cli_tenant_option_refuses_crafted_names_and_stays_in_its_tenant(world):
     assert out.returncode == 0, out.stderr
     assert SECRETS["globex"] in out.stdout
     assert leaks == 0
+
+
+def test_a_run_in_flight_stops_streaming_when_its_user_is_revoked(world):
+    """Revoking r2 while its run streams: the run fails at its next step, no answer follows."""
+    from treerag.server.users import revoke_user
+
+    token = world["tokens"]["r2"]
+
+    async def go() -> tuple[list[str], list[Any]]:
+        seen: list[str] = []
+        errors: list[Any] = []
+        async with httpx.AsyncClient(base_url=world["url"], timeout=120) as http:
+            thread = (await http.post("/threads", headers=headers(token), json={})).json()
+            body = {
+                "assistant_id": "rag",
+                "input": {"question": "Who wrote the launch plan and where does it start?"},
+                "context": {"max_depth": 2},
+                "stream_mode": ["custom"],
+            }
+            path = f"/threads/{thread['thread_id']}/runs/stream"
+            async with http.stream("POST", path, headers=headers(token), json=body) as response:
+                assert response.status_code == 200
+                event = ""
+                async for line in response.aiter_lines():
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: ") and event == "custom":
+                        seen.append(json.loads(line[6:])["event"])
+                        if seen == ["run_started"]:
+                            revoke_user(world["users_file"], "r2")
+                    elif line.startswith("data: ") and event == "error":
+                        errors.append(json.loads(line[6:]))
+        return seen, errors
+
+    seen, errors = asyncio.run(go())
+    assert "answer_finished" not in seen, seen
+    assert errors and "revoked" in json.dumps(errors), (seen, errors)

@@ -20,6 +20,7 @@ from treerag.keyword_tree import (
     ReorganizeAdvice,
 )
 from treerag.prompts import get_prompt
+from treerag.prompts.fencing import untrusted
 
 
 def _candidates(nodes: list[CandidateNode]) -> str:
@@ -78,7 +79,7 @@ class LLMKeywordAgent:
     async def link_info(self, content: str, candidates: list[CandidateNode]) -> LinkDecision:
         """Choose the keywords a piece of information belongs to."""
         return await self._ask(
-            LinkDecision, "link", content=content, candidates=_candidates(candidates)
+            LinkDecision, "link", content=untrusted(content), candidates=_candidates(candidates)
         )
 
     async def disambiguate_same_name(

@@ -152,12 +152,22 @@ async def tree(request: Request) -> Response:
     return _json(found)
 
 
+async def unknown_api(request: Request) -> Response:
+    """Any other `/ui/api/...` path: 404."""
+    return _error(404, "no such route")
+
+
 def _routes() -> list[Any]:
     return [
         Route("/ui", index, methods=["GET"]),
         Route("/ui/", index, methods=["GET"]),
         Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
         Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
+        # Anything else under /ui/api is ours to refuse: the API server's own /ui mount
+        # would otherwise answer it (with a 500 when its generative-UI folder is absent).
+        Route(
+            "/ui/api/{rest:path}", unknown_api, methods=["GET", "POST", "PUT", "PATCH", "DELETE"]
+        ),
         Mount("/ui/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
     ]
 
