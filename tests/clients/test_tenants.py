@@ -417,4 +417,4 @@ def test_a_run_in_flight_stops_streaming_when_its_user_is_revoked(world):
 
     seen, errors = asyncio.run(go())
     assert "answer_finished" not in seen, seen
-    assert errors and "revoked" in json.dumps(errors), (seen, errors)
+    assert errors and "RevokedError" in json.dumps(errors), (seen, errors)
