@@ -418,3 +418,38 @@ def test_a_run_in_flight_stops_streaming_when_its_user_is_revoked(world):
     seen, errors = asyncio.run(go())
     assert "answer_finished" not in seen, seen
     assert errors and "RevokedError" in json.dumps(errors), (seen, errors)
+
+
+def test_the_web_page_asks_for_a_token_and_shows_only_its_tenant(world, victim):
+    """In Chromium: the first 401 asks for b1's token; the answer and thread list are globex's."""
+    from tests.clients.test_web import CHROMIUM, CHROMIUM_FLAGS, _require_chromium
+
+    _require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True
+        )
+        page = browser.new_page()
+        asked: list[str] = []
+
+        def answer_dialog(dialog: Any) -> None:
+            asked.append(dialog.message)
+            dialog.accept(world["tokens"]["b1"])
+
+        page.on("dialog", answer_dialog)
+        page.goto(f"{world['url']}/ui")
+        page.wait_for_selector("#thread-list")
+        page.fill("#question", "What is the launch plan code name?")
+        page.click("#send")
+        page.wait_for_function(
+            "document.body.dataset.busy === '0' && document.querySelector('.msg.ai')",
+            timeout=180_000,
+        )
+        answer = page.inner_text(".msg.ai .answer")
+        html = page.content()
+        browser.close()
+    assert asked and "token" in asked[0]
+    assert SECRETS["globex"] in answer
+    assert SECRETS["acme"] not in html and QUESTION_MARK["acme"] not in html

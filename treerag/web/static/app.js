@@ -53,13 +53,37 @@
   const $ = (id) => document.getElementById(id);
 
   // ---------------------------------------------------------------- HTTP and SSE
+  // A server with a users file wants `Authorization: Bearer <token>` on every request; the
+  // token is asked for on the first 401 and kept for this tab only (sessionStorage).
+  const TOKEN_KEY = "treerag.token";
+
+  function authHeaders() {
+    const token = sessionStorage.getItem(TOKEN_KEY);
+    return token ? { authorization: `Bearer ${token}` } : {};
+  }
+
+  function askToken() {
+    const token = (window.prompt("This server needs your treerag token:") || "").trim();
+    if (token) sessionStorage.setItem(TOKEN_KEY, token);
+    else sessionStorage.removeItem(TOKEN_KEY);
+    return Boolean(token);
+  }
+
+  async function authedFetch(url, init) {
+    let response = await fetch(url, { ...init, headers: { ...init.headers, ...authHeaders() } });
+    if (response.status === 401 && askToken()) {
+      response = await fetch(url, { ...init, headers: { ...init.headers, ...authHeaders() } });
+    }
+    return response;
+  }
+
   async function fetchJSON(url, { method = "GET", body } = {}) {
     const init = { method, headers: { accept: "application/json" } };
     if (body !== undefined) {
       init.headers["content-type"] = "application/json";
       init.body = JSON.stringify(body);
     }
-    const response = await fetch(url, init);
+    const response = await authedFetch(url, init);
     if (!response.ok) {
       let detail = "";
       try {
@@ -127,7 +151,7 @@
 
   async function streamRun(threadId, question, onEvent) {
     const url = `/threads/${encodeURIComponent(threadId)}/runs/stream`;
-    const response = await fetch(url, {
+    const response = await authedFetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "text/event-stream" },
       body: JSON.stringify({
