@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 
 from treerag.context import Context
@@ -110,11 +109,9 @@ def build_evidence(chunks: list[ChunkRecord], budget_tokens: int) -> list[Eviden
     return out
 
 
-async def answer_question(
-    state: RagState, config: RunnableConfig, runtime: Runtime[Context]
-) -> dict:
+async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     """Answer from the judged evidence, citing it; say plainly when nothing was found."""
-    await require_active(config)
+    await require_active()
     ctx = context_of(runtime)
     chunks = state.get("chunks", [])
     tree: dict[str, Any] = {

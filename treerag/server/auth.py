@@ -22,10 +22,13 @@ from treerag.server.identity import Unauthorized, announce_mode, auth_enabled, i
 
 auth = Auth()
 announce_mode()
+# The handlers below are shared by several actions whose value types differ; the SDK types
+# each registration by its own value type, so the registrations go through an untyped name.
+_on: Any = auth.on
 
 
 @auth.authenticate
-async def authenticate(authorization: str | None) -> Auth.types.MinimalUserDict:
+async def authenticate(authorization: str | None) -> dict[str, Any]:
     """Return the user behind the bearer token, or refuse the request with 401."""
     try:
         identity = await identify(authorization)
@@ -52,35 +55,35 @@ def _stamp(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str]
     return scope
 
 
-@auth.on.threads.create
+@_on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Stamp the new thread with its owner and tenant."""
     return _stamp(ctx, value)
 
 
-@auth.on.threads.create_run
+@_on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
     """Stamp the run; the returned filter also requires the thread to be the caller's."""
     return _stamp(ctx, value)
 
 
-@auth.on.threads.read
-@auth.on.threads.update
-@auth.on.threads.delete
-@auth.on.threads.search
+@_on.threads.read
+@_on.threads.update
+@_on.threads.delete
+@_on.threads.search
 async def on_thread_access(ctx: Auth.types.AuthContext, value: Any) -> Any:
     """Scope reads, history, state, joins, updates, deletes and searches to the caller."""
     return _scope(ctx)
 
 
-@auth.on.assistants.read
-@auth.on.assistants.search
+@_on.assistants.read
+@_on.assistants.search
 async def on_assistant_read(ctx: Auth.types.AuthContext, value: Any) -> Any:
     """Every user may see the served graphs."""
     return None
 
 
-@auth.on
+@_on
 async def refuse_the_rest(ctx: Auth.types.AuthContext, value: Any) -> Any:
     """Refuse what treerag does not use (assistant writes, crons, the store) under auth."""
     if auth_enabled():

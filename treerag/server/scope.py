@@ -63,8 +63,12 @@ def auth_configurable(config: Any) -> dict[str, Any]:
     return {k: v for k, v in configurable.items() if k.startswith("langgraph_auth_")}
 
 
-async def require_active(config: Any) -> None:
-    """Raise RevokedError when the run's user has been revoked since the run started."""
+async def require_active(config: Any = None) -> None:
+    """Raise RevokedError when the run's user has been revoked since the run started.
+
+    Args:
+        config: The run's config; by default the current one (`langgraph.config.get_config`).
+    """
     identity = caller_of(config)
     if identity is not None and not await still_active(identity):
         raise RevokedError(f"user {identity.name!r} was revoked: run stopped")

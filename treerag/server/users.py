@@ -66,7 +66,7 @@ def _check_user(entry: Any, where: str) -> User:
     if not isinstance(digest, str) or not _HASH.match(digest.lower()):
         raise UsersFileError(f"{where}: user {name!r} needs token_sha256 (64 hex digits)")
     try:
-        tenant = normalize_tenant(tenant)
+        tenant = normalize_tenant(str(tenant or ""))
     except ValueError as exc:
         raise UsersFileError(f"{where}: user {name!r}: {exc}") from exc
     return User(name=name, tenant=tenant, token_sha256=digest.lower())
