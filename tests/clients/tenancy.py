@@ -26,11 +26,11 @@ SHARED_TEXT = (
 )
 
 
-def plan_text(tenant: str) -> str:
+def plan_text(secret: str) -> str:
     """The secret plan document of a tenant: same title and shape, its own code name."""
     return (
         "Launch plan\n\nThe launch plan of the firm is code-named "
-        f"{SECRETS[tenant]}. The launch happens at the north quay of Quillhaven at dawn, "
+        f"{secret}. The launch happens at the north quay of Quillhaven at dawn, "
         "after the fishers unload. The plan was written by the harbour master.\n"
     )
 
@@ -46,13 +46,15 @@ for tenant, folder in zip(sys.argv[2::2], sys.argv[3::2]):
 """
 
 
-def ingest_tenants(data_dir: Path, docs_root: Path) -> dict[str, Path]:
+def ingest_tenants(
+    data_dir: Path, docs_root: Path, secrets: dict[str, str] = SECRETS
+) -> dict[str, Path]:
     """Write and ingest each tenant's two documents (in a child process); return their folders."""
     folders = {}
-    for tenant in SECRETS:
+    for tenant, secret in secrets.items():
         folder = docs_root / tenant
         folder.mkdir(parents=True)
-        (folder / "plan.md").write_text(plan_text(tenant))
+        (folder / "plan.md").write_text(plan_text(secret))
         (folder / "harbour.md").write_text(SHARED_TEXT)
         folders[tenant] = folder
     args = [x for t, f in folders.items() for x in (t, str(f))]
