@@ -2,7 +2,8 @@
 
 `langgraph dev` mounts `app` on the same server as the API (`"http"` in langgraph.json), so
 the page streams runs from the API on the same origin and asks this app only for what the
-API cannot give: a chunk's text from Milvus, and a search tree rebuilt from checkpoints.
+API cannot give: a chunk's text from Milvus, a search tree rebuilt from checkpoints, and the
+documents (list, upload, delete, rebuild; `treerag.web.documents`).
 """
 
 from __future__ import annotations
@@ -167,9 +168,16 @@ async def tree(request: Request) -> Response:
 
 
 def _routes() -> list[Any]:
+    from treerag.web import documents
+
     return [
         Route("/ui", index, methods=["GET"]),
         Route("/ui/", index, methods=["GET"]),
+        Route("/ui/api/docs", documents.list_docs, methods=["GET"]),
+        Route("/ui/api/docs", documents.delete_doc, methods=["DELETE"]),
+        Route("/ui/api/docs/upload", documents.upload_docs, methods=["POST"]),
+        Route("/ui/api/docs/rebuild", documents.rebuild_docs, methods=["POST"]),
+        Route("/ui/api/settings", documents.settings, methods=["GET"]),
         Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
         Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
         Mount("/ui/static", app=StaticFiles(directory=STATIC_DIR), name="static"),
