@@ -148,6 +148,7 @@ def langgraph_server(
     timeout: float = 120.0,
     extra_args: tuple[str, ...] = (),
     relative_data: bool = False,
+    env_extra: dict[str, str] | None = None,
 ) -> Iterator[str]:
     """Run `langgraph dev` over `data_dir` on 127.0.0.1 and yield its base URL.
 
@@ -160,7 +161,7 @@ def langgraph_server(
     """
     with tempfile.TemporaryDirectory(prefix="treerag-server-") as tmp:
         workdir = _workdir(repo, Path(tmp) / "app")
-        env = offline_env(data_dir)
+        env = offline_env(data_dir, **(env_extra or {}))
         if relative_data:
             link = workdir / "data"
             if link.is_symlink() or link.exists():
