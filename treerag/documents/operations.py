@@ -153,6 +153,10 @@ def remember_skipped(ctx: Context, name: str, reason: str) -> None:
 
 
 def _derive_file(ctx: Context, source: str, tree_base: str | None) -> None:
+    from treerag.retrievers.keyword_tree import open_tree
+
+    if open_tree(ctx) is None:  # no keyword tree: nothing to read the new chunks back for
+        return
     store = _store(ctx)
     ids = _ids_by_file(store).get(Path(source).as_posix(), set())
     derived.add_to_tree(ctx, store.get(sorted(ids)), tree_base)

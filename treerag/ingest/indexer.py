@@ -121,7 +121,7 @@ def ingest(
     from treerag.documents import derived, manifest
 
     if pruned:  # what the keyword tree and the graph derived from pruned files goes too
-        report.derived = derived.forget(ctx, pruned, map(_file_of, report.pruned_sources))
+        report.derived = dict(derived.forget(ctx, pruned, map(_file_of, report.pruned_sources)))
     manifest.record_ingest(ctx, report)
     return report
 
