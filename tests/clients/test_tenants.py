@@ -70,7 +70,7 @@ def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
     cli_data = copy_data(data, root / "cli-data")  # Milvus Lite: one process per data file
     users_file = root / "users.yaml"
     tokens = add_users(users_file, USERS)
-    with langgraph_server(data, env={"TREERAG_AUTH_FILE": str(users_file)}) as url:
+    with langgraph_server(data, env_extra={"TREERAG_AUTH_FILE": str(users_file)}) as url:
         yield {"url": url, "tokens": tokens, "users_file": users_file, "cli_data": cli_data}
 
 

@@ -41,7 +41,7 @@ def test_twenty_concurrent_users_of_four_tenants(tmp_path):
     ingest_tenants(data, tmp_path / "docs", TENANTS)
     tokens = add_users(tmp_path / "users.yaml", USERS)
     env = {"TREERAG_AUTH_FILE": str(tmp_path / "users.yaml")}
-    with langgraph_server(data, env=env) as url:
+    with langgraph_server(data, env_extra=env) as url:
 
         async def everyone() -> list[Any]:
             async with httpx.AsyncClient(base_url=url, timeout=600) as http:

@@ -43,6 +43,7 @@ def _register() -> None:
         ask,
         chat,
         demo,
+        docs,
         doctor,
         ingest,
         kg,
@@ -62,6 +63,7 @@ def _register() -> None:
     eval_commands.register(app)
     doctor.register(app)
     demo.register(app)
+    docs.register(app)
     users.register(app)
     kw_build.register(kw.app)
     kw_maintenance.register(kw.app)

@@ -2,7 +2,8 @@
 
 `langgraph dev` mounts `app` on the same server as the API (`"http"` in langgraph.json), so
 the page streams runs from the API on the same origin and asks this app only for what the
-API cannot give: a chunk's text from Milvus, and a search tree rebuilt from checkpoints.
+API cannot give: a chunk's text from Milvus, a search tree rebuilt from checkpoints, and the
+documents (list, upload, delete, rebuild; `treerag.web.documents`).
 """
 
 from __future__ import annotations
@@ -79,7 +80,19 @@ def _fetch_chunk(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
 
 
 async def chunk(request: Request) -> Response:
-    """`GET /ui/api/chunk/{chunk_id}`: the chunk's text, title and source."""
+    """Return one chunk's text, title and source.
+
+    The part after the line of dashes is the route's OpenAPI entry: the LangGraph server
+    reads route docstrings as YAML (Starlette's `SchemaGenerator.parse_docstring`).
+
+    ---
+    summary: One chunk's text, title and source (GET /ui/api/chunk/{chunk_id})
+    responses:
+      200: {description: "chunk_id, text, title, source, chunk_index"}
+      400: {description: an invalid chunk id}
+      404: {description: no such chunk}
+      503: {description: the chunk store is unavailable}
+    """
     identity = await require_identity(request)
     chunk_id = request.path_params["chunk_id"]
     if not CHUNK_ID.match(chunk_id):
@@ -141,7 +154,15 @@ async def rebuild_tree(thread_id: str, identity: Identity) -> dict[str, Any] | N
 
 
 async def tree(request: Request) -> Response:
-    """`GET /ui/api/tree/{thread_id}`: the search tree of one rag run, rebuilt."""
+    """Return the search tree of one rag run, rebuilt from its checkpoints.
+
+    ---
+    summary: The search tree of one rag run (GET /ui/api/tree/{thread_id})
+    responses:
+      200: {description: "the tree: thread_id, question, answer, error, chunks with children"}
+      400: {description: an invalid thread id}
+      404: {description: no search tree under this thread}
+    """
     identity = await require_identity(request)
     thread_id = request.path_params["thread_id"]
     if not THREAD_ID.match(thread_id) or ".." in thread_id:
@@ -153,14 +174,27 @@ async def tree(request: Request) -> Response:
 
 
 async def unknown_api(request: Request) -> Response:
-    """Any other `/ui/api/...` path: 404."""
+    """Refuse any other path under /ui/api.
+
+    ---
+    summary: Any other /ui/api path (404)
+    responses:
+      404: {description: no such route}
+    """
     return _error(404, "no such route")
 
 
 def _routes() -> list[Any]:
+    from treerag.web import documents
+
     return [
         Route("/ui", index, methods=["GET"]),
         Route("/ui/", index, methods=["GET"]),
+        Route("/ui/api/docs", documents.list_docs, methods=["GET"]),
+        Route("/ui/api/docs", documents.delete_doc, methods=["DELETE"]),
+        Route("/ui/api/docs/upload", documents.upload_docs, methods=["POST"]),
+        Route("/ui/api/docs/rebuild", documents.rebuild_docs, methods=["POST"]),
+        Route("/ui/api/settings", documents.settings, methods=["GET"]),
         Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
         Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
         # Anything else under /ui/api is ours to refuse: the API server's own /ui mount
