@@ -14,6 +14,7 @@ import asyncio
 import json
 import subprocess
 import sys
+import urllib.parse
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -66,12 +67,18 @@ def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
     """Ingested tenants, a users file, and a server that authenticates against it."""
     root = tmp_path_factory.mktemp("tenants")
     data = root / "data"
-    ingest_tenants(data, root / "docs")
+    folders = ingest_tenants(data, root / "docs")
     cli_data = copy_data(data, root / "cli-data")  # Milvus Lite: one process per data file
     users_file = root / "users.yaml"
     tokens = add_users(users_file, USERS)
     with langgraph_server(data, env_extra={"TREERAG_AUTH_FILE": str(users_file)}) as url:
-        yield {"url": url, "tokens": tokens, "users_file": users_file, "cli_data": cli_data}
+        yield {
+            "url": url,
+            "tokens": tokens,
+            "users_file": users_file,
+            "cli_data": cli_data,
+            "acme_plan": str(folders["acme"] / "plan.md"),
+        }
 
 
 async def run_chat(http: httpx.AsyncClient, token: str, question: str) -> dict[str, Any]:
@@ -191,6 +198,24 @@ def web_probes(victim: dict[str, Any], same_tenant: bool) -> list[tuple[str, str
     return out
 
 
+def document_probes(acme_plan: str) -> list[tuple[str, str, Any, set[int]]]:
+    """The document routes: list, delete and upload aimed at acme's files, rebuild, settings."""
+    quoted = urllib.parse.quote(acme_plan, safe="")
+    return [
+        ("GET", "/ui/api/docs", None, {200}),
+        ("DELETE", f"/ui/api/docs?source={quoted}", None, NOT_FOUND),
+        ("DELETE", "/ui/api/docs?source=plan.md", None, NOT_FOUND),
+        (
+            "DELETE",
+            f"/ui/api/docs?source={urllib.parse.quote('../acme/plan.md')}",
+            None,
+            {400, 404},
+        ),
+        ("POST", "/ui/api/docs/rebuild", None, {200}),
+        ("GET", "/ui/api/settings", None, {200}),
+    ]
+
+
 def context_probes(own_thread: str) -> list[tuple[str, str, Any, set[int]]]:
     """Runs on the attacker's own thread asking, through the run context, for acme's data."""
     out = []
@@ -209,13 +234,14 @@ def context_probes(own_thread: str) -> list[tuple[str, str, Any, set[int]]]:
     return out
 
 
-async def probe_all(http, ledger, attacker, token, victim, own_thread, secrets) -> None:
+async def probe_all(http, ledger, attacker, token, victim, own_thread, secrets, acme_plan) -> None:
     """Make every probe as `attacker`; record statuses and leaks in the ledger."""
     plan = [p for tid in victim["threads"] for p in thread_probes(tid)]
     plan += [p for tid, rid in victim["runs"] for p in run_probes(tid, rid)]
     plan += web_probes(victim, same_tenant=attacker.startswith("a"))
     if attacker.startswith("b"):  # another tenant: its runs must never see acme's chunks
         plan += context_probes(own_thread)
+        plan += document_probes(acme_plan)
     for method, path, body, allowed in plan:
         status, text = await request(http, method, path, token, body)
         ledger.check(f"{attacker} {method} {path} {body}"[:200], status, text, allowed, secrets)
@@ -230,6 +256,9 @@ async def probe_credentials(http, ledger, victim, tokens, secrets) -> None:
         ("POST", "/threads/search"),
         ("GET", f"/ui/api/tree/{victim['trees'][0]}"),
         ("GET", f"/ui/api/chunk/{victim['chunks'][0]}"),
+        ("GET", "/ui/api/docs"),
+        ("POST", "/ui/api/docs/rebuild"),
+        ("GET", "/ui/api/settings"),
     ]
     bad_headers = [
         {},
@@ -279,7 +308,11 @@ def test_no_probe_reaches_another_users_data(world, victim):
                 own = await http.post("/threads", headers=headers(tokens[attacker]), json={})
                 assert own.status_code == 200, own.text
                 assert own.json()["metadata"]["owner"] == attacker
-                secrets = victim["secrets"] if attacker[0] == "b" else victim["secrets"][1:]
+                secrets = (
+                    [*victim["secrets"], "/docs/acme/"]
+                    if attacker[0] == "b"
+                    else victim["secrets"][1:]
+                )
                 await probe_all(
                     http,
                     ledger,
@@ -288,9 +321,12 @@ def test_no_probe_reaches_another_users_data(world, victim):
                     victim,
                     own.json()["thread_id"],
                     secrets,
+                    world["acme_plan"],
                 )
             await probe_credentials(http, ledger, victim, tokens, victim["secrets"])
-            # After all of it, a1's threads are intact and still a1's.
+            # After all of it, a1's threads and documents are intact and still a1's.
+            docs = await http.get("/ui/api/docs", headers=headers(tokens["a1"]))
+            assert world["acme_plan"] in docs.text, docs.text
             for tid in victim["threads"]:
                 mine = await http.get(f"/threads/{tid}/state", headers=headers(tokens["a1"]))
                 assert mine.status_code == 200 and QUESTION_MARK["acme"] in mine.text
