@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import urllib.parse
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,17 +96,24 @@ class Ledger:
     wrong_status: list[str] = field(default_factory=list)
 
     def check(self, name: str, status: int, body: str, allowed: set[int], secrets: list[str]):
-        """Record one probe: its status must be allowed and its body hold none of `secrets`."""
+        """Record one probe: its status must be allowed and its body hold none of `secrets`.
+
+        A secret the probe itself sent (it is in `name`, the request) may come back in an
+        error message: an echo of the caller's own input tells them nothing.
+        """
         self.probes += 1
+        secrets = [s for s in secrets if urllib.parse.unquote(s) not in urllib.parse.unquote(name)]
         # A stream endpoint has sent its 200 before it looks the thread up: it then streams
         # one error event with the 404, and nothing else.
         if status == 200 and body.startswith("event: error") and "404" in body:
             status = 404
         found = [s for s in secrets if s and s in body]
         if found:
-            self.leaks.append(f"{name}: {status} leaked {found}: {body[:300]}")
+            self.leaks.append(f"{name[:200]}: {status} leaked {found}: {body[:300]}")
         if status not in allowed:
-            self.wrong_status.append(f"{name}: {status} not in {sorted(allowed)}: {body[:200]}")
+            self.wrong_status.append(
+                f"{name[:200]}: {status} not in {sorted(allowed)}: {body[:200]}"
+            )
 
 
 def headers(token: str | None) -> dict[str, str]:

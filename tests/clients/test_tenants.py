@@ -244,7 +244,7 @@ async def probe_all(http, ledger, attacker, token, victim, own_thread, secrets, 
         plan += document_probes(acme_plan)
     for method, path, body, allowed in plan:
         status, text = await request(http, method, path, token, body)
-        ledger.check(f"{attacker} {method} {path} {body}"[:200], status, text, allowed, secrets)
+        ledger.check(f"{attacker} {method} {path} {body}", status, text, allowed, secrets)
 
 
 async def probe_credentials(http, ledger, victim, tokens, secrets) -> None:
