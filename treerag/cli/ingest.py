@@ -20,7 +20,11 @@ from treerag.cli.common import (
 
 
 def ingest_command(
-    paths: list[Path] = typer.Argument(..., help="Files or folders (.txt .md .pdf .json .jsonl)."),
+    paths: list[Path] = typer.Argument(
+        ...,
+        metavar="PATH...",
+        help="Files or folders: .txt .md .pdf .json .jsonl .html .docx .pptx .xlsx .csv.",
+    ),
     include: list[str] = typer.Option(
         [], "--include", "-i", help="Glob of paths to keep, e.g. '*.md' (repeatable)."
     ),
@@ -55,8 +59,9 @@ def ingest_command(
 ) -> None:
     """Index documents. Re-running is cheap: unchanged files add nothing, changed files replace.
 
-    Unreadable, empty or binary files are reported and skipped; the rest goes in, and the
-    exit code is 3 when anything was skipped.
+    Every file named or found is either ingested or reported with the reason it was not
+    (unsupported format, unreadable, empty, binary, duplicate content is noted); the exit
+    code is 3 when anything was skipped.
     """
     from treerag.ingest.indexer import ingest
     from treerag.ingest.loaders import JsonFields

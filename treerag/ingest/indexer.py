@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from treerag.context import Context
-from treerag.ingest.loaders import JsonFields, LoadError, discover, load
+from treerag.ingest.loaders import JsonFields, LoadError, discover, load, unsupported_reason
 from treerag.ingest.splitting import split_sections
 from treerag.models import embedding_dimension, get_embeddings
 from treerag.retrievers.chunk_store import Chunk, ChunkStore
@@ -75,10 +75,13 @@ def ingest(
     and a changed file has exactly its vanished chunks deleted and its new chunks added.
     With `prune`, chunks of files under the given folders that no longer exist are deleted.
     """
-    files = discover([Path(p) for p in paths], include, exclude)
+    unsupported: list[Path] = []
+    files = discover([Path(p) for p in paths], include, exclude, unsupported)
     embeddings = embeddings or get_embeddings(ctx)
     store = ChunkStore(ctx, embeddings)
     report = IngestReport()
+    for path in unsupported:
+        report.files.append(FileResult(str(path), "skipped", reason=unsupported_reason(path)))
     loaded: list[tuple[Path, list[Chunk]]] = []
     for i, path in enumerate(files):
         try:
