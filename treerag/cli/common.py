@@ -112,6 +112,7 @@ def staged_progress(labels: dict[str, str]) -> Iterator[Callable[[str, int, int]
         TaskID,
         TextColumn,
         TimeElapsedColumn,
+        TimeRemainingColumn,
     )
 
     columns = (
@@ -119,6 +120,8 @@ def staged_progress(labels: dict[str, str]) -> Iterator[Callable[[str, int, int]
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
     )
     with Progress(*columns, console=err_console, transient=True) as bar:
         tasks: dict[str, TaskID] = {}

@@ -85,8 +85,16 @@ def ingest_command(
                 prune=prune,
                 json_fields=JsonFields(json_text, json_title, json_id),
                 progress=progress,
+                notify=lambda note: err_console.print(f"[yellow]note:[/] {note}", highlight=False),
             )
     _print_report(report)
+    if report.interrupted:
+        err_console.print(
+            f"[yellow]interrupted:[/] the {report.written:,} chunks written so far are kept; "
+            "run the same command again to index the rest.",
+            highlight=False,
+        )
+        raise typer.Exit(130)
     if report.skipped:
         raise typer.Exit(3)
 
@@ -95,7 +103,13 @@ def _print_report(report) -> None:
     table = Table(title="ingest", show_lines=False)
     for col in ("file", "status", "chunks", "added", "removed"):
         table.add_column(col, justify="right" if col in ("chunks", "added", "removed") else "left")
-    colours = {"added": "green", "updated": "yellow", "unchanged": "dim", "skipped": "red"}
+    colours = {
+        "added": "green",
+        "updated": "yellow",
+        "unchanged": "dim",
+        "duplicate": "cyan",
+        "skipped": "red",
+    }
     for f in report.files:
         table.add_row(
             _short(f.path),
@@ -107,11 +121,14 @@ def _print_report(report) -> None:
     console.print(table)
     for f in report.skipped:
         err_console.print(f"[red]skipped[/] {f.reason}", highlight=False)
+    for f in report.duplicates:
+        console.print(f"[cyan]duplicate[/] {_short(f.path)}: {f.reason}, stored once", highlight=False)
     for source in report.pruned_sources:
         console.print(f"[yellow]pruned[/] {_short(source)}")
     console.print(
         f"{report.added} chunks added, {report.removed} removed, "
-        f"{report.total_chunks} in the collection; {len(report.skipped)} file(s) skipped."
+        f"{report.total_chunks} in the collection; {len(report.duplicates)} duplicate(s), "
+        f"{len(report.skipped)} file(s) skipped."
     )
 
 

@@ -15,6 +15,8 @@ from treerag.context import Context
 
 log = logging.getLogger(__name__)
 INFO_PROPERTY = "treerag.info"
+COPIES_PROPERTY = "treerag.copies"
+"""Files not stored because another file holds the same text: {copy: original}."""
 
 TEXT, DENSE, SPARSE = "text", "dense", "sparse"
 VECTOR_FIELDS = (DENSE, SPARSE)
@@ -229,6 +231,37 @@ class ChunkStore:
         finally:
             it.close()
         return out
+
+    def files_by_hash(self) -> dict[str, set[str]]:
+        """Map the text hash of every stored file (meta.file_hash, set by ingest) to its files."""
+        self.load()
+        out: dict[str, set[str]] = {}
+        it = self.client.query_iterator(
+            self.name, filter="chunk_index == 0", output_fields=["source", "meta"], batch_size=2000
+        )
+        try:
+            while batch := it.next():
+                for row in batch:
+                    digest = (row.get("meta") or {}).get("file_hash")
+                    if digest:
+                        out.setdefault(digest, set()).add(row["source"].split("#", 1)[0])
+        finally:
+            it.close()
+        return out
+
+    def copies(self) -> dict[str, str]:
+        """Files whose text is stored once under another file: {copy: original}."""
+        props = self.client.describe_collection(self.name).get("properties") or {}
+        try:
+            return dict(json.loads(props.get(COPIES_PROPERTY, "{}")))
+        except (json.JSONDecodeError, TypeError, ValueError):
+            return {}
+
+    def set_copies(self, copies: dict[str, str]) -> None:
+        """Remember which files are copies of which (a collection property, like the info)."""
+        self.client.alter_collection_properties(
+            self.name, properties={COPIES_PROPERTY: json.dumps(copies, ensure_ascii=False)}
+        )
 
     def insert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         """Write chunks with their dense vectors (BM25 vectors are computed by Milvus)."""
