@@ -175,9 +175,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         quarter = write_small_files(work / "quarter", max(1, count // 4), sentences)
         small_peak = peak_memory(quarter, work / "mem0", "mem0", embeddings)
         full_peak = peak_memory(corpora[list(corpora)[1]], work / "mem1", "mem1", embeddings)
-        growth = full_peak / small_peak
+        growth, quarter_count = full_peak / small_peak, max(1, count // 4)
         notes.append(
-            f"Peak traced Python memory of ingest(): {small_peak:.1f} MiB for {max(1, count // 4):,} "
+            f"Peak traced Python memory of ingest(): {small_peak:.1f} MiB for {quarter_count:,} "
             f"small files, {full_peak:.1f} MiB for {count:,} (**{growth:.2f}x** for 4x the corpus; "
             f"goal: flat, {'met' if growth < 1.5 else 'NOT met'}). Vectors are written in "
             f"batches of {WRITE_BATCH} chunks and never all held."

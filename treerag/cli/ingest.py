@@ -122,7 +122,8 @@ def _print_report(report) -> None:
     for f in report.skipped:
         err_console.print(f"[red]skipped[/] {f.reason}", highlight=False)
     for f in report.duplicates:
-        console.print(f"[cyan]duplicate[/] {_short(f.path)}: {f.reason}, stored once", highlight=False)
+        said = f"[cyan]duplicate[/] {_short(f.path)}: {f.reason}, stored once"
+        console.print(said, highlight=False)
     for source in report.pruned_sources:
         console.print(f"[yellow]pruned[/] {_short(source)}")
     console.print(
