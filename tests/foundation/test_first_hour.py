@@ -183,3 +183,19 @@ def test_pytest_summary_lists_skips_with_reasons(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert "SKIPPED" in done.stdout and "no chromium here" in done.stdout, done.stdout[-2000:]
+
+
+# -- item 8: no GOAWAY too_many_pings from the local Milvus Lite server -------------------------
+def test_milvus_lite_clients_send_no_idle_keepalive_pings(tmp_path: Path) -> None:
+    from treerag.knowledge_graph.milvus_index import MilvusVectorIndex
+    from treerag.retrievers.chunk_store import milvus_client
+
+    # pymilvus pings every 10 s even when idle; the server answers GOAWAY too_many_pings,
+    # which gRPC prints on stderr after about a minute and a half of quiet.
+    for client in (
+        milvus_client(str(tmp_path / "chunks.db")),
+        MilvusVectorIndex(str(tmp_path / "graph.db"))._client,
+    ):
+        options = client._get_connection()._grpc_options
+        assert options["grpc.keepalive_permit_without_calls"] is False
+        assert options["grpc.keepalive_time_ms"] >= 300_000

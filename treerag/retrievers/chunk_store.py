@@ -62,6 +62,16 @@ def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
     return "jieba" if any(_CJK.search(t) for t in sample_texts) else "standard"
 
 
+LITE_GRPC_OPTIONS = {
+    "grpc.keepalive_time_ms": 2**31 - 1,
+    "grpc.keepalive_permit_without_calls": False,
+}
+"""No keepalive pings to the local Milvus Lite server. pymilvus pings every 10 s even when
+idle; a gRPC server refuses pings more often than every 5 minutes without calls
+(grpc.http2.min_ping_interval_without_data_ms) and answers with GOAWAY too_many_pings, which
+gRPC prints on stderr during any pause (a chat turn, a long test). A local socket needs no
+keepalive; remote servers keep pymilvus's defaults."""
+
 _clients: dict[str, Any] = {}
 _loaded: set[tuple[str, str]] = set()
 """(uri, collection) pairs loaded in this process: loading once is enough."""
@@ -82,7 +92,12 @@ def milvus_client(uri: str, token: str = "") -> Any:
             if "://" not in uri:
                 Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
             try:
-                _clients[key] = MilvusClient(uri=uri, token=token) if token else MilvusClient(uri)
+                if token:
+                    _clients[key] = MilvusClient(uri=uri, token=token)
+                elif "://" not in uri:
+                    _clients[key] = MilvusClient(uri, grpc_options=LITE_GRPC_OPTIONS)
+                else:
+                    _clients[key] = MilvusClient(uri)
             except Exception as exc:  # pymilvus raises several types for an unreachable URI
                 raise StoreError(
                     f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}"
