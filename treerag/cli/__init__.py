@@ -12,9 +12,11 @@ from __future__ import annotations
 import importlib
 from typing import Any, NamedTuple
 
-import click
 import typer
 from typer.core import TyperCommand, TyperGroup
+
+# typer carries its own copy of click; its command and context types are used through typer.
+Command = Any
 
 
 class Family(NamedTuple):
@@ -39,7 +41,7 @@ FAMILIES: dict[str, Family] = {
 }
 
 
-def hide_flag_types(command: click.Command, ctx: click.Context) -> None:
+def hide_flag_types(command: Command, ctx: typer.Context) -> None:
     """Show on/off flags as plain `--prune`, not `--prune <bool>` (typer's type column)."""
     for param in command.get_params(ctx):
         if getattr(param, "is_flag", False) and getattr(param, "metavar", "") is None:
@@ -51,11 +53,11 @@ class LazyGroup(TyperGroup):
 
     _listing = False
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: Any) -> list[str]:
         """The registered commands, in FAMILIES order."""
         return [*self.commands, *(name for name in FAMILIES if name not in self.commands)]
 
-    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+    def get_command(self, ctx: Any, cmd_name: str) -> Command | None:
         """Import the command's module on first use; while listing, show its help line only."""
         if cmd_name not in self.commands and cmd_name in FAMILIES:
             if self._listing:
@@ -63,7 +65,7 @@ class LazyGroup(TyperGroup):
             self._load(FAMILIES[cmd_name].module)
         return self.commands.get(cmd_name)
 
-    def format_help(self, ctx: click.Context, formatter: Any) -> None:
+    def format_help(self, ctx: Any, formatter: Any) -> None:
         """Print the root help from FAMILIES' help lines (imports no command module)."""
         hide_flag_types(self, ctx)
         self._listing = True
@@ -80,9 +82,9 @@ class LazyGroup(TyperGroup):
             self.commands.setdefault(name, command)
 
 
-def _tidy(command: click.Command) -> None:
+def _tidy(command: Command) -> None:
     """Apply hide_flag_types to a command and, for a group, to every command below it."""
-    hide_flag_types(command, click.Context(command))
+    hide_flag_types(command, typer.Context(command))
     for sub in getattr(command, "commands", {}).values():
         _tidy(sub)
 
