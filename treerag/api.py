@@ -35,8 +35,10 @@ async def ask(
     """
     from treerag.checkpointing import open_checkpointer
     from treerag.graphs.rag import builder
+    from treerag.preflight import check_run
 
     ctx = ctx or Context()
+    check_run(ctx)  # before the checkpointer: a run that cannot finish is never recorded
     thread_id = thread_id or new_thread_id()
     fold = TreeFold()
     final: dict[str, Any] = {}

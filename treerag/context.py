@@ -171,6 +171,7 @@ class Context:
                 self.tenant = normalize_tenant(self.tenant)
             except ValueError as exc:
                 raise SettingsError(f"setting tenant: {exc}") from exc
+        _check_data_dir(self.data_path)
 
     @property
     def data_path(self) -> Path:
@@ -205,6 +206,19 @@ class Context:
             (f.name, getattr(self, f.name), self._sources[f.name], f.metadata["description"])
             for f in fields(self)
         ]
+
+
+def _check_data_dir(path: Path) -> None:
+    """Refuse a data directory that is a file (or lies under one) before anything opens it."""
+    for place in (path, *path.parents):
+        if place.exists():
+            if not place.is_dir():
+                where = "is a file" if place == path else f"lies under the file {str(place)!r}"
+                raise SettingsError(
+                    f"data directory {str(path)!r} {where}, not a folder: point --data-dir "
+                    "(or TREERAG_DATA_DIR) at a folder, or move the file away"
+                )
+            return
 
 
 def _parse(name: str, hint: Any, raw: str) -> Any:

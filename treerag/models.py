@@ -6,12 +6,13 @@ import os
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from langchain_core.language_models import BaseChatModel
-
 from treerag.context import Context, SettingsError
 
 if TYPE_CHECKING:
+    # Type names only: importing langchain_core.language_models pulls in the tracers and
+    # langsmith (~0.5 s), which `treerag search` and ingestion never use.
     from langchain_core.embeddings import Embeddings
+    from langchain_core.language_models import BaseChatModel
 
 OPENAI_PROVIDERS = {"openai"}
 _registered_chat_models: dict[str, BaseChatModel] = {}
@@ -46,6 +47,25 @@ def _require_key(setting: str) -> None:
             f"{setting} names an OpenAI-compatible model but OPENAI_API_KEY is not set "
             "(use any non-empty value for endpoints without keys, e.g. a local vLLM or Ollama)"
         )
+
+
+def check_model_settings(ctx: Context) -> None:
+    """Raise SettingsError for a model string or missing key that would fail a run midway.
+
+    The same checks as get_chat_model / get_embeddings, without building either.
+    """
+    if ctx.chat_model:
+        provider, model = split_model_string(ctx.chat_model, "TREERAG_CHAT_MODEL")
+        if provider == "registered" and model not in _registered_chat_models:
+            raise SettingsError(
+                f"TREERAG_CHAT_MODEL={ctx.chat_model!r}: no chat model registered as {model!r} "
+                "(call treerag.models.register_chat_model first)"
+            )
+        if provider != "registered":
+            _require_key("TREERAG_CHAT_MODEL")
+    if ctx.embedding_model not in ("minilm", "default", ""):
+        split_model_string(ctx.embedding_model, "TREERAG_EMBEDDING_MODEL")
+        _require_key("TREERAG_EMBEDDING_MODEL")
 
 
 def get_chat_model(ctx: Context) -> BaseChatModel | None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 KEYWORD_KEYS = (
@@ -153,6 +152,24 @@ def size(tree: dict[str, Any] | None) -> dict[str, int]:
 SCORE_STYLE = {0: "red", 1: "yellow", 2: "green"}
 
 
+def shorten(text: str, width: int) -> str:
+    """Fit text in `width` characters, marking a cut with an ellipsis (never a silent cut)."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: width - 1].rstrip() + "…"
+
+
+def distinct_part(question: str, parent: str) -> str:
+    """The part of a follow-up that differs from the question it came from.
+
+    A follow-up often repeats its parent question before adding its own words; cutting it to
+    a label width would then show only the parent question on every node.
+    """
+    q, p = " ".join(question.split()), " ".join(parent.split())
+    if p and q.startswith(p) and len(q) > len(p):
+        return "…" + q[len(p) :].lstrip(" ,;:—-")
+    return q
+
+
 def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
     """Render as a rich Tree: questions, chunks coloured by score, follow-ups, sub-trees."""
     from rich.markup import escape
@@ -165,9 +182,9 @@ def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
             shown = score if score is not None else "…"
             label = f"[{style}]{shown}[/] {escape(chunk.get('title', ''))}"
             if chunk.get("error"):
-                label += f" [red]error: {escape(chunk['error'][:80])}[/]"
+                label += f" [red]error: {escape(shorten(chunk['error'], 80))}[/]"
             elif chunk.get("reason"):
-                label += f" [dim]— {escape(chunk['reason'][:100])}[/]"
+                label += f" [dim]— {escape(shorten(chunk['reason'], 100))}[/]"
             branch = parent.add(label)
             if chunk.get("followup") and not chunk.get("child_thread_id"):
                 branch.add(f"[dim]↳ {escape(chunk['followup'])} (not asked)[/]")
@@ -176,7 +193,7 @@ def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
                 if chunk.get("child"):
                     add(sub, chunk["child"])
                     if show_answers and chunk["child"].get("answer"):
-                        sub.add(f"[magenta]= {escape(chunk['child']['answer'][:160])}[/]")
+                        sub.add(f"[magenta]= {escape(shorten(chunk['child']['answer'], 160))}[/]")
 
     root = Tree(f"[bold]{escape(tree['question'])}[/] [dim]{escape(tree['thread_id'])}[/]")
     add(root, tree)
@@ -204,7 +221,8 @@ def to_mermaid(tree: dict[str, Any]) -> str:
         return f"n{counter['n']}"
 
     def label(text: str) -> str:
-        return json.dumps(text[:80]).replace("[", "(").replace("]", ")")
+        # Mermaid reads a quoted label as it is (Unicode included); #quot; stands for a quote.
+        return '"' + shorten(text, 80).replace('"', "#quot;") + '"'
 
     def add(node: dict[str, Any], node_id: str) -> None:
         for chunk in node["chunks"]:
@@ -214,7 +232,8 @@ def to_mermaid(tree: dict[str, Any]) -> str:
             lines.append(f"  class {cid} s{chunk.get('score', 'x')}")
             if chunk.get("child"):
                 qid = nid()
-                lines.append(f"  {cid} -. follow-up .-> {qid}({label(chunk['child']['question'])})")
+                asked = distinct_part(chunk["child"]["question"], node["question"])
+                lines.append(f"  {cid} -. follow-up .-> {qid}({label(asked)})")
                 add(chunk["child"], qid)
 
     root = nid()

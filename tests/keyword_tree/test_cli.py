@@ -75,7 +75,7 @@ def test_errors_go_to_stderr_with_exit_codes(tmp_path: Path) -> None:
     assert _run("move", "Go", store=store).exit_code == 2  # neither parent nor --top
     assert _run("restore", "19990101T000000Z", store=store).exit_code == 3
     not_found = _run("search", "量子纠缠", store=store)
-    assert not_found.exit_code == 1 and "not found" in not_found.output
+    assert not_found.exit_code == 1 and "not found" in not_found.output.lower()
 
 
 def test_compact_snapshot_restore(tmp_path: Path) -> None:

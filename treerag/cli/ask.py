@@ -21,6 +21,7 @@ from treerag.cli.common import (
     console,
     fail,
     make_context,
+    make_run_context,
     quiet_libraries,
     user_errors,
 )
@@ -48,7 +49,7 @@ def ask_command(
     from treerag.search_tree import TreeFold, to_rich
 
     quiet_libraries()
-    ctx = make_context(data_dir=data_dir, collection=collection, max_depth=depth, top_k=k)
+    ctx = make_run_context(data_dir=data_dir, collection=collection, max_depth=depth, top_k=k)
     with user_errors():
         try:
             ChunkStore(ctx, get_embeddings(ctx)).require_data()

@@ -30,7 +30,7 @@ from treerag.cli.common import (
     TopKOption,
     console,
     fail,
-    make_context,
+    make_run_context,
     quiet_libraries,
     user_errors,
 )
@@ -270,7 +270,7 @@ def _local_backend(data_dir: str | None, collection: str | None, depth: Any, k: 
     from treerag.models import get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore, EmptyStoreError
 
-    ctx = make_context(data_dir=data_dir, collection=collection, max_depth=depth, top_k=k)
+    ctx = make_run_context(data_dir=data_dir, collection=collection, max_depth=depth, top_k=k)
     try:
         ChunkStore(ctx, get_embeddings(ctx)).require_data()
     except EmptyStoreError as exc:

@@ -6,6 +6,7 @@ import logging
 import os
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 import typer
@@ -37,6 +38,34 @@ def make_context(**overrides: Any):
         return Context(**explicit)
     except SettingsError as exc:
         fail(str(exc), code=2)
+
+
+def make_run_context(**overrides: Any):
+    """Build the settings of a run and check them (treerag.preflight) before anything draws."""
+    from treerag.context import SettingsError
+    from treerag.preflight import check_run
+
+    ctx = make_context(**overrides)
+    try:
+        check_run(ctx)
+    except SettingsError as exc:
+        fail(str(exc), code=2)
+    return ctx
+
+
+def folder_or_fail(path: Path, what: str) -> Path:
+    """Return the path of a store folder, or exit 2 naming it when it (or a parent) is a file."""
+    for place in (path, *path.parents):
+        if place.exists():
+            if not place.is_dir():
+                where = "is a file" if place == path else f"lies under the file {place}"
+                fail(
+                    f"{what} {path} {where}, not a folder: point {what} "
+                    "(or TREERAG_DATA_DIR) at a folder, or move the file away",
+                    code=2,
+                )
+            break
+    return path
 
 
 def fail(message: str, code: int = 1) -> NoReturn:
@@ -83,6 +112,7 @@ def staged_progress(labels: dict[str, str]) -> Iterator[Callable[[str, int, int]
         TaskID,
         TextColumn,
         TimeElapsedColumn,
+        TimeRemainingColumn,
     )
 
     columns = (
@@ -90,6 +120,8 @@ def staged_progress(labels: dict[str, str]) -> Iterator[Callable[[str, int, int]
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
     )
     with Progress(*columns, console=err_console, transient=True) as bar:
         tasks: dict[str, TaskID] = {}

@@ -10,7 +10,13 @@ from collections.abc import Callable
 import typer
 from rich.table import Table
 
-from treerag.cli.common import console, make_context, quiet_libraries
+from treerag.cli.common import (
+    CollectionOption,
+    DataDirOption,
+    console,
+    make_context,
+    quiet_libraries,
+)
 
 SECRET_ENV = ("OPENAI_API_KEY", "TREERAG_MILVUS_TOKEN")
 
@@ -32,13 +38,13 @@ def _check(name: str, fn: Callable[[], str]) -> tuple[str, bool, str]:
     return name, ok, f"{detail} ({time.perf_counter() - start:.2f} s)"
 
 
-def doctor_command() -> None:
+def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOption) -> None:
     """Check the data directory, Milvus, the embedding model and the chat model."""
     from treerag.models import get_chat_model, get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
 
     quiet_libraries()
-    ctx = make_context()
+    ctx = make_context(data_dir=data_dir, collection=collection)
 
     def data_dir() -> str:
         path = ctx.data_path

@@ -24,7 +24,7 @@ from treerag.cli.common import (
     console,
     err_console,
     fail,
-    make_context,
+    make_run_context,
     quiet_libraries,
     staged_progress,
     user_errors,
@@ -68,7 +68,7 @@ def eval_command(
     quiet_libraries()
     if fmt not in FORMATS:
         fail(f"--format {fmt!r}: use {' or '.join(FORMATS)}", code=2)
-    ctx = make_context(data_dir=data_dir, top_k=k)
+    ctx = make_run_context(data_dir=data_dir, top_k=k)
     try:
         chosen = parse_modes(modes)
         dataset = load_dataset(questions, corpus, fmt)

@@ -20,7 +20,11 @@ from treerag.cli.common import (
 
 
 def ingest_command(
-    paths: list[Path] = typer.Argument(..., help="Files or folders (.txt .md .pdf .json .jsonl)."),
+    paths: list[Path] = typer.Argument(
+        ...,
+        metavar="PATH...",
+        help="Files or folders: .txt .md .pdf .json .jsonl .html .docx .pptx .xlsx .csv.",
+    ),
     include: list[str] = typer.Option(
         [], "--include", "-i", help="Glob of paths to keep, e.g. '*.md' (repeatable)."
     ),
@@ -55,8 +59,9 @@ def ingest_command(
 ) -> None:
     """Index documents. Re-running is cheap: unchanged files add nothing, changed files replace.
 
-    Unreadable, empty or binary files are reported and skipped; the rest goes in, and the
-    exit code is 3 when anything was skipped.
+    Every file named or found is either ingested or reported with the reason it was not
+    (unsupported format, unreadable, empty, binary, duplicate content is noted); the exit
+    code is 3 when anything was skipped.
     """
     from treerag.ingest.indexer import ingest
     from treerag.ingest.loaders import JsonFields
@@ -80,8 +85,16 @@ def ingest_command(
                 prune=prune,
                 json_fields=JsonFields(json_text, json_title, json_id),
                 progress=progress,
+                notify=lambda note: err_console.print(f"[yellow]note:[/] {note}", highlight=False),
             )
     _print_report(report)
+    if report.interrupted:
+        err_console.print(
+            f"[yellow]interrupted:[/] the {report.written:,} chunks written so far are kept; "
+            "run the same command again to index the rest.",
+            highlight=False,
+        )
+        raise typer.Exit(130)
     if report.skipped:
         raise typer.Exit(3)
 
@@ -90,7 +103,13 @@ def _print_report(report) -> None:
     table = Table(title="ingest", show_lines=False)
     for col in ("file", "status", "chunks", "added", "removed"):
         table.add_column(col, justify="right" if col in ("chunks", "added", "removed") else "left")
-    colours = {"added": "green", "updated": "yellow", "unchanged": "dim", "skipped": "red"}
+    colours = {
+        "added": "green",
+        "updated": "yellow",
+        "unchanged": "dim",
+        "duplicate": "cyan",
+        "skipped": "red",
+    }
     for f in report.files:
         table.add_row(
             _short(f.path),
@@ -102,6 +121,9 @@ def _print_report(report) -> None:
     console.print(table)
     for f in report.skipped:
         err_console.print(f"[red]skipped[/] {f.reason}", highlight=False)
+    for f in report.duplicates:
+        said = f"[cyan]duplicate[/] {_short(f.path)}: {f.reason}, stored once"
+        console.print(said, highlight=False)
     for source in report.pruned_sources:
         console.print(f"[yellow]pruned[/] {_short(source)}")
     for store, outcome in report.derived.items():
@@ -112,7 +134,8 @@ def _print_report(report) -> None:
             err_console.print(f"[yellow]{name} is stale[/]: run `treerag docs rebuild`")
     console.print(
         f"{report.added} chunks added, {report.removed} removed, "
-        f"{report.total_chunks} in the collection; {len(report.skipped)} file(s) skipped."
+        f"{report.total_chunks} in the collection; {len(report.duplicates)} duplicate(s), "
+        f"{len(report.skipped)} file(s) skipped."
     )
 
 

@@ -12,7 +12,7 @@ from typing import Literal
 import typer
 from rich.table import Table
 
-from treerag.cli.common import console, err_console, fail, quiet_libraries
+from treerag.cli.common import console, err_console, fail, folder_or_fail, quiet_libraries
 from treerag.knowledge_graph import (
     Embed,
     ExpansionConfig,
@@ -51,11 +51,12 @@ EmbedOption = typer.Option(
 def graph_dir(value: Path | None) -> Path:
     """Return the graph directory from the option, else from TREERAG_DATA_DIR or ./data."""
     if value is not None:
-        return value
+        return folder_or_fail(value, "--graph")
     from treerag.server.tenants import tenant_dir
 
     data = Path(os.environ.get("TREERAG_DATA_DIR") or "./data")
-    return tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "knowledge_graph"
+    graph = tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "knowledge_graph"
+    return folder_or_fail(graph, "--graph")
 
 
 def default_embedder() -> tuple[Embed, str]:
@@ -309,3 +310,13 @@ def mermaid_command(
             out.write_text(text + "\n", encoding="utf-8")
             return
     typer.echo(text)
+
+
+def register(root: typer.Typer) -> None:
+    """Add `treerag kg`, with its build command, to the root app."""
+    root.add_typer(app, name="kg", help="Knowledge graph: build, import, search, expand.")
+
+
+from treerag.cli import kg_build  # noqa: E402
+
+kg_build.register(app)

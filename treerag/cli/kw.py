@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 from rich.tree import Tree
 
-from treerag.cli.common import console, err_console
+from treerag.cli.common import console, err_console, folder_or_fail
 
 if TYPE_CHECKING:
     from treerag.keyword_tree import KeywordTree
@@ -38,11 +38,12 @@ Fmt = Literal["json", "yaml", "markdown"]
 def store_path(store: Path | None) -> Path:
     """Return --store, or <TREERAG_DATA_DIR or ./data>/keyword_tree."""
     if store is not None:
-        return store
+        return folder_or_fail(store, "--store")
     from treerag.server.tenants import tenant_dir
 
     data = Path(os.environ.get("TREERAG_DATA_DIR") or "./data").expanduser()
-    return tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "keyword_tree"
+    tree = tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "keyword_tree"
+    return folder_or_fail(tree, "--store")
 
 
 def _exit_code(exc: Exception) -> int:
@@ -221,9 +222,18 @@ def search(
         for node in result.candidates:
             console.print(f"  {node.id}  {node.name} — {node.description}", highlight=False)
     else:
-        where = result.suggested_parent.name if result.suggested_parent else "the top"
-        console.print(f"[red]not found[/]: {result.reason or result.error}; would go under {where}")
+        console.print(not_found_sentence(query, result), highlight=False)
         raise typer.Exit(1)
+
+
+def not_found_sentence(query: str, result: Any) -> str:
+    """Say why a search found nothing and where a keyword for it would go, as sentences."""
+    where = result.suggested_parent.name if result.suggested_parent else "the top of the tree"
+    why = f"the search stopped: {result.error}" if result.error else result.reason
+    return (
+        f"[red]Not found:[/] no keyword matches {query!r} ({why}). "
+        f"A keyword for it would go under {where}."
+    )
 
 
 @app.command()
@@ -302,3 +312,15 @@ def delete(
     with opened(store) as tree:
         result = tree.delete_keyword(resolve(tree, ref), cascade=cascade, info_policy=infos)
         report_done(result, f"deleted {len(result.ids)} keywords")
+
+
+def register(root: typer.Typer) -> None:
+    """Add `treerag kw`, with its build and maintenance commands, to the root app."""
+    root.add_typer(app, name="kw")
+
+
+# The build and maintenance commands live in their own modules; they import this one's helpers.
+from treerag.cli import kw_build, kw_maintenance  # noqa: E402
+
+kw_build.register(app)
+kw_maintenance.register(app)

@@ -31,10 +31,23 @@ def derive_command(
     ctx = make_context(data_dir=data_dir, collection=collection)
     with user_errors():
         result = derive_from_collection(ctx, root_name)
-    changed = len(getattr(result, "ids", []) or [])
-    console.print(
-        f"keyword tree at {tree_dir(ctx)}: {changed} records written "
-        f"[dim](operation {result.operation_id or 'none: nothing new'})[/]"
+    console.print(derive_summary(str(tree_dir(ctx)), result.detail, result.operation_id))
+
+
+def derive_summary(where: str, detail: dict, operation_id: str | None) -> str:
+    """Say in one sentence what `kw derive` wrote, from its counts of created/updated records."""
+    if not operation_id:
+        chunks = detail.get("chunks", 0)
+        return f"Keyword tree at {where}: nothing new; its {chunks:,} chunks were already linked."
+    parts = [
+        f"{detail.get(f'{kind}_{change}', 0):,} {name} {change}"
+        for kind, name in (("node", "keywords"), ("info", "chunks"), ("link", "links"))
+        for change in ("created", "updated")
+        if detail.get(f"{kind}_{change}")
+    ]
+    return (
+        f"Keyword tree at {where}: {', '.join(parts)} "
+        f"[dim](operation {operation_id}; undo with `treerag kw undo`)[/]."
     )
 
 

@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from treerag.json_errors import where_broken
+
 Format = Literal["generic", "hotpotqa"]
 FORMATS: tuple[Format, ...] = ("generic", "hotpotqa")
 
@@ -108,7 +110,9 @@ def _jsonl(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
         try:
             value = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise DatasetError(path, lineno, f"invalid JSON ({exc.msg})") from exc
+            raise DatasetError(
+                path, lineno, f"invalid JSON ({where_broken(exc, lineno - 1)})"
+            ) from exc
         if not isinstance(value, dict):
             raise DatasetError(path, lineno, "expected a JSON object")
         yield lineno, value
@@ -157,7 +161,7 @@ def _json_members(path: Path, opener: str) -> Iterator[tuple[int, str, Any]]:
                 pos = _skip_ws(text, pos + 1)
             value, pos = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            raise DatasetError(path, exc.lineno, f"invalid JSON ({exc.msg})") from exc
+            raise DatasetError(path, exc.lineno, f"invalid JSON ({where_broken(exc)})") from exc
         yield line, key, value
         pos = _skip_ws(text, pos)
         if text[pos : pos + 1] == closer:

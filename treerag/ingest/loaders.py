@@ -1,4 +1,4 @@
-"""Load .txt, .md, .pdf, .json and .jsonl files into sections of text with metadata."""
+"""Load text, markdown, PDF, JSON(L), HTML, Word, PowerPoint, Excel and CSV files into sections."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from treerag.json_errors import where_broken
+
 SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".json", ".jsonl"}
+CONVERTED = {".html", ".htm", ".docx", ".pptx", ".xlsx", ".csv"}
+"""Formats turned into text by treerag.ingest.converters."""
+SUPPORTED |= CONVERTED
 
 
 class LoadError(Exception):
@@ -36,10 +41,26 @@ class JsonFields:
     id: str = "id"
 
 
+def unsupported_reason(path: Path) -> str:
+    """Why a file of an unknown format is not ingested, and what is."""
+    kinds = " ".join(sorted(SUPPORTED))
+    return (
+        f"{path}: unsupported format {path.suffix.lower() or '(no extension)'} (ingested: {kinds})"
+    )
+
+
 def discover(
-    roots: Sequence[Path], include: Sequence[str] = (), exclude: Sequence[str] = ()
+    roots: Sequence[Path],
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+    unsupported: list[Path] | None = None,
 ) -> list[Path]:
-    """List supported files under the roots (files or folders), filtered by glob patterns."""
+    """List supported files under the roots (files or folders), filtered by glob patterns.
+
+    Files of other formats that the patterns keep are appended to `unsupported`, so the
+    caller can say why each was left out; hidden files and folders (.git, .venv) are never
+    documents and are not listed.
+    """
     found: list[Path] = []
     for root in roots:
         if not root.exists():
@@ -47,14 +68,16 @@ def discover(
         candidates = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
         for path in candidates:
             rel = path.name if root.is_file() else path.relative_to(root).as_posix()
-            if path.suffix.lower() not in SUPPORTED:
-                continue
             if include and not any(fnmatch.fnmatch(rel, g) for g in include):
                 continue
             if any(fnmatch.fnmatch(rel, g) for g in exclude):
                 continue
-            if any(part.startswith(".") for part in Path(rel).parts):
-                continue  # hidden files and folders (.git, .venv) are never documents
+            if not root.is_file() and any(part.startswith(".") for part in Path(rel).parts):
+                continue
+            if path.suffix.lower() not in SUPPORTED:
+                if unsupported is not None:
+                    unsupported.append(path.resolve())
+                continue
             found.append(path.resolve())
     return found
 
@@ -67,6 +90,8 @@ def load(path: Path, json_fields: JsonFields | None = None) -> list[Section]:
         sections = list(_load_pdf(path, source))
     elif suffix in (".json", ".jsonl"):
         sections = list(_load_json(path, source, json_fields or JsonFields()))
+    elif suffix in CONVERTED:
+        sections = _load_converted(path, source, suffix)
     else:
         text = _read_text(path)
         kind = "text" if suffix == ".txt" else "markdown"
@@ -101,6 +126,26 @@ def _read_text(path: Path) -> str:
     raise LoadError(f"{path}: not UTF-8 or GB18030 text")
 
 
+def _load_converted(path: Path, source: str, suffix: str) -> list[Section]:
+    from treerag.ingest import converters
+
+    try:
+        if suffix in (".html", ".htm"):
+            title, pieces = converters.html(path, _read_text(path))
+        elif suffix == ".csv":
+            title, pieces = converters.csv_text(path, _read_text(path))
+        else:
+            title, pieces = getattr(converters, suffix[1:])(path)
+    except LoadError:
+        raise
+    except Exception as exc:  # each library raises its own errors for a damaged file
+        raise LoadError(
+            f"{path}: not a readable {suffix} file ({type(exc).__name__}: {exc})"
+        ) from exc
+    kind = "markdown" if suffix == ".docx" else "text"
+    return [Section(source, title, text, kind, meta) for text, meta in pieces]
+
+
 def _load_pdf(path: Path, source: str) -> Iterator[Section]:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
@@ -128,12 +173,14 @@ def _load_json(path: Path, source: str, keys: JsonFields) -> Iterator[Section]:
             try:
                 records.append((lineno, json.loads(line)))
             except json.JSONDecodeError as exc:
-                raise LoadError(f"{path}:{lineno}: invalid JSON ({exc.msg})") from exc
+                raise LoadError(
+                    f"{path}:{lineno}: invalid JSON ({where_broken(exc, lineno - 1)})"
+                ) from exc
     else:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise LoadError(f"{path}:{exc.lineno}: invalid JSON ({exc.msg})") from exc
+            raise LoadError(f"{path}:{exc.lineno}: invalid JSON ({where_broken(exc)})") from exc
         items = data if isinstance(data, list) else [data]
         records = [(i + 1, r) for i, r in enumerate(items)]
     for where, record in records:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
@@ -102,9 +103,17 @@ def derive_tree(
                 _chunk(tx, record, leaf)
                 infos += 1
         tx.args["chunks"] = infos
-    op = tx.op_id if tx.changes() else None
+    changes = tx.changes()
+    op = tx.op_id if changes else None
+    # What this run wrote, e.g. {"node_created": 16, "info_created": 7503, "link_created": 7503}.
+    written = Counter(
+        f"{kind}_{'created' if before is None else 'updated'}" for kind, before, _ in changes
+    )
     return WriteResult(
-        operation_id=op, kind="derive_tree", action="derived", detail={"chunks": infos}
+        operation_id=op,
+        kind="derive_tree",
+        action="derived",
+        detail={"chunks": infos, **written},
     )
 
 

@@ -176,7 +176,7 @@ class HeuristicAgent:
             action="missing",
             node_id=lead,
             suggest_name=suggestion,
-            reason="closest keyword is related but none is named; it belongs here",
+            reason="the closest keyword is related, but none is named in the question",
         )
 
     @staticmethod

@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from treerag.json_errors import where_broken
 from treerag.knowledge_graph.errors import ImportRecordError, RecordProblem
 
 KINDS = {"entities": "entity", "edges": "edge", "chunks": "chunk"}
@@ -154,7 +155,7 @@ def read_records(path: str | Path) -> list[RawRecord]:
         try:
             return _json_records(text, str(p))
         except json.JSONDecodeError as exc:
-            problem = RecordProblem(str(p), exc.lineno, f"invalid JSON: {exc.msg}")
+            problem = RecordProblem(str(p), exc.lineno, f"invalid JSON: {where_broken(exc)}")
             raise ImportRecordError([problem]) from None
     out, problems = [], []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -163,7 +164,9 @@ def read_records(path: str | Path) -> list[RawRecord]:
         try:
             out.append(RawRecord(str(p), number, None, json.loads(raw)))
         except json.JSONDecodeError as exc:
-            problems.append(RecordProblem(str(p), number, f"invalid JSON: {exc.msg}"))
+            problems.append(
+                RecordProblem(str(p), number, f"invalid JSON: {where_broken(exc, number - 1)}")
+            )
     if problems:
         raise ImportRecordError(problems[:MAX_PROBLEMS], more=max(0, len(problems) - MAX_PROBLEMS))
     return out

@@ -32,6 +32,10 @@ class MilvusVectorIndex:
 
         self.uri = uri
         self.collection = collection
+        if "://" not in uri:
+            from treerag.retrievers.chunk_store import LITE_GRPC_OPTIONS
+
+            client_kwargs.setdefault("grpc_options", LITE_GRPC_OPTIONS)
         self._client = MilvusClient(uri, **client_kwargs)
         self._dim = self._existing_dim()
 

@@ -16,6 +16,8 @@ from treerag.server.tenants import tenant_collection
 
 log = logging.getLogger(__name__)
 INFO_PROPERTY = "treerag.info"
+COPIES_PROPERTY = "treerag.copies"
+"""Files not stored because another file holds the same text: {copy: original}."""
 
 TEXT, DENSE, SPARSE = "text", "dense", "sparse"
 VECTOR_FIELDS = (DENSE, SPARSE)
@@ -61,6 +63,16 @@ def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
     return "jieba" if any(_CJK.search(t) for t in sample_texts) else "standard"
 
 
+LITE_GRPC_OPTIONS = {
+    "grpc.keepalive_time_ms": 2**31 - 1,
+    "grpc.keepalive_permit_without_calls": False,
+}
+"""No keepalive pings to the local Milvus Lite server. pymilvus pings every 10 s even when
+idle; a gRPC server refuses pings more often than every 5 minutes without calls
+(grpc.http2.min_ping_interval_without_data_ms) and answers with GOAWAY too_many_pings, which
+gRPC prints on stderr during any pause (a chat turn, a long test). A local socket needs no
+keepalive; remote servers keep pymilvus's defaults."""
+
 _clients: dict[str, Any] = {}
 _loaded: set[tuple[str, str]] = set()
 """(uri, collection) pairs loaded in this process: loading once is enough."""
@@ -81,7 +93,12 @@ def milvus_client(uri: str, token: str = "") -> Any:
             if "://" not in uri:
                 Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
             try:
-                _clients[key] = MilvusClient(uri=uri, token=token) if token else MilvusClient(uri)
+                if token:
+                    _clients[key] = MilvusClient(uri=uri, token=token)
+                elif "://" not in uri:
+                    _clients[key] = MilvusClient(uri, grpc_options=LITE_GRPC_OPTIONS)
+                else:
+                    _clients[key] = MilvusClient(uri)
             except Exception as exc:  # pymilvus raises several types for an unreachable URI
                 raise StoreError(
                     f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}"
@@ -232,6 +249,37 @@ class ChunkStore:
         finally:
             it.close()
         return out
+
+    def files_by_hash(self) -> dict[str, set[str]]:
+        """Map the text hash of every stored file (meta.file_hash, set by ingest) to its files."""
+        self.load()
+        out: dict[str, set[str]] = {}
+        it = self.client.query_iterator(
+            self.name, filter="chunk_index == 0", output_fields=["source", "meta"], batch_size=2000
+        )
+        try:
+            while batch := it.next():
+                for row in batch:
+                    digest = (row.get("meta") or {}).get("file_hash")
+                    if digest:
+                        out.setdefault(digest, set()).add(row["source"].split("#", 1)[0])
+        finally:
+            it.close()
+        return out
+
+    def copies(self) -> dict[str, str]:
+        """Files whose text is stored once under another file: {copy: original}."""
+        props = self.client.describe_collection(self.name).get("properties") or {}
+        try:
+            return dict(json.loads(props.get(COPIES_PROPERTY, "{}")))
+        except (json.JSONDecodeError, TypeError, ValueError):
+            return {}
+
+    def set_copies(self, copies: dict[str, str]) -> None:
+        """Remember which files are copies of which (a collection property, like the info)."""
+        self.client.alter_collection_properties(
+            self.name, properties={COPIES_PROPERTY: json.dumps(copies, ensure_ascii=False)}
+        )
 
     def insert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         """Write chunks with their dense vectors (BM25 vectors are computed by Milvus)."""
