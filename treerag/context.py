@@ -139,6 +139,9 @@ class Context:
         GRAPH_TOKEN_BUDGET,
         "Token budgets of the knowledge-graph context, per part; parts left out keep these values.",
     )
+    upload_max_mb: int = _setting(
+        50, "Largest file the web page may upload, in MB (a larger one is refused with 413)."
+    )
     prompt_overrides: dict = _setting(
         {},
         "Prompt templates of the chat-model reasoner replaced by name: judge, answer, condense, keyword, extraction.",

@@ -67,6 +67,9 @@ async def rebuild(graph: Any, thread_id: str) -> dict[str, Any] | None:
         return None
     node = _node(thread_id, values.get("question", ""), values.get("depth", 0))
     node["answer"] = values.get("answer", "")
+    error = values.get("error") or _task_error(snapshot)
+    if error:  # a run that failed keeps what it had and says why
+        node["error"] = error
     _apply_notes(node, values.get("context_notes", []))
     for record in values.get("chunks", []):
         chunk = _chunk(record)
@@ -74,6 +77,19 @@ async def rebuild(graph: Any, thread_id: str) -> dict[str, Any] | None:
             chunk["child"] = await rebuild(graph, record["child_thread_id"])
         node["chunks"].append(chunk)
     return node
+
+
+def _task_error(snapshot: Any) -> str:
+    """The error of a node that failed in this checkpoint (LangGraph keeps it with the task)."""
+    for task in getattr(snapshot, "tasks", None) or ():
+        if task.error is not None:
+            error = task.error
+            return (
+                f"{type(error).__name__}: {error}"
+                if isinstance(error, BaseException)
+                else str(error)
+            )
+    return ""
 
 
 class TreeFold:
@@ -111,6 +127,8 @@ class TreeFold:
             _apply_notes(self.nodes[tid], [{**event, "kind": "keyword"}])
         elif kind == "answer_finished" and tid in self.nodes:
             self.nodes[tid]["answer"] = event.get("answer", "")
+        elif kind == "run_failed" and tid in self.nodes:
+            self.nodes[tid]["error"] = event.get("error", "")
 
 
 def size(tree: dict[str, Any] | None) -> dict[str, int]:

@@ -12,7 +12,7 @@ from tests.clients.server import copy_data, ingest_sample, langgraph_server
 
 @pytest.fixture(scope="session")
 def sample_data(tmp_path_factory) -> Path:
-    """A data directory holding the ingested sample corpus; copy it before use."""
+    """A data directory built as `make demo` builds it (chunks, keyword tree, graph); copy it."""
     return ingest_sample(tmp_path_factory.mktemp("clients") / "sample")
 
 
@@ -24,7 +24,10 @@ def data_copy(sample_data, tmp_path) -> Path:
 
 @pytest.fixture(scope="session")
 def server_url(sample_data, tmp_path_factory) -> Iterator[str]:
-    """Base URL of a `langgraph dev` server on 127.0.0.1 serving langgraph.json."""
+    """Base URL of a `langgraph dev` server on 127.0.0.1 serving langgraph.json.
+
+    It runs as the README says after `make demo`: no `--allow-blocking`, data in `./data`.
+    """
     data = copy_data(sample_data, tmp_path_factory.mktemp("server") / "data")
-    with langgraph_server(data) as url:
+    with langgraph_server(data, relative_data=True) as url:
         yield url

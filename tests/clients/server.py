@@ -43,15 +43,17 @@ _API_LINE = re.compile(r"API: \S*?http://127\.0\.0\.1:(\d+)")
 
 _LOGS: dict[str, Path] = {}
 
+# Exactly what `treerag demo` builds: chunks, the derived keyword tree, the imported graph.
 _INGEST = """
 import sys
-from importlib import resources
-from pathlib import Path
+from treerag.cli.demo import _build_structures, sample_corpus_dir
 from treerag.context import Context
 from treerag.ingest.indexer import ingest
-docs = Path(str(resources.files("treerag") / "sample_corpus" / "docs"))
-report = ingest([docs], Context(data_dir=sys.argv[1]))
+ctx = Context(data_dir=sys.argv[1])
+report = ingest([sample_corpus_dir()], ctx)
 assert not report.skipped and report.total_chunks > 10, report
+_build_structures(ctx)
+assert (ctx.data_path / "keyword_tree").is_dir() and (ctx.data_path / "knowledge_graph").is_dir()
 """
 
 
@@ -65,7 +67,11 @@ def offline_env(data_dir: Path | str, **extra: str) -> dict[str, str]:
 
 
 def ingest_sample(data_dir: Path) -> Path:
-    """Ingest the shipped sample corpus into `data_dir` (in a child process); return it."""
+    """Build `data_dir` as `treerag demo` does (in a child process); return it.
+
+    The sample corpus is ingested, the keyword tree derived and the sample graph imported,
+    so that the server works with every store present.
+    """
     result = subprocess.run(
         [sys.executable, "-c", _INGEST, str(data_dir)],
         env=offline_env(data_dir),
@@ -141,15 +147,26 @@ def langgraph_server(
     port: int | None = None,
     timeout: float = 120.0,
     extra_args: tuple[str, ...] = (),
+    relative_data: bool = False,
 ) -> Iterator[str]:
     """Run `langgraph dev` over `data_dir` on 127.0.0.1 and yield its base URL.
 
     The server serves `<repo>/langgraph.json` (graphs and the `http` app) offline, without
     reloading, with its state in a temporary directory. On a failed start the server log is
     in the exception; at exit the process group is stopped and the temporary files removed.
+    With `relative_data`, the data directory is reached as `./data` from the server's
+    working directory, as after `make demo` in a clone (a relative path resolves through
+    the working directory, a call `langgraph dev` refuses on its event loop).
     """
     with tempfile.TemporaryDirectory(prefix="treerag-server-") as tmp:
         workdir = _workdir(repo, Path(tmp) / "app")
+        env = offline_env(data_dir)
+        if relative_data:
+            link = workdir / "data"
+            if link.is_symlink() or link.exists():
+                link.unlink()
+            link.symlink_to(Path(data_dir).resolve())
+            env["TREERAG_DATA_DIR"] = "data"
         log = Path(tmp) / "server.log"
         port = port or free_port()
         args = [
@@ -173,7 +190,7 @@ def langgraph_server(
             proc = subprocess.Popen(
                 args,
                 cwd=workdir,
-                env=offline_env(data_dir),
+                env=env,
                 stdout=out,
                 stderr=subprocess.STDOUT,
                 stdin=subprocess.DEVNULL,

@@ -72,6 +72,8 @@ async def test_chat_run_streams_tokens_and_tree_then_a_cited_reply(server_url):
     assert any(t["depth"] > 0 for t in turn["tokens"])
     kinds = {e["event"] for e in turn["tree"]}
     assert {"run_started", "chunks_retrieved", "chunk_judged", "subrun_started"} <= kinds
+    # The data dir is built as `make demo` builds it: the keyword tree and graph take part.
+    assert {"keyword_descended", "graph_expanded"} <= kinds
     assert all(e["thread_id"].startswith(meta["tree_thread_id"]) for e in turn["tree"])
     fold = TreeFold()
     for event in turn["tree"]:
@@ -79,6 +81,15 @@ async def test_chat_run_streams_tokens_and_tree_then_a_cited_reply(server_url):
     assert fold.root["thread_id"] == meta["tree_thread_id"] and fold.root["question"] == FIRST
     assert fold.root["answer"] == reply["content"]
     assert any(c.get("child") for c in fold.root["chunks"])
+
+
+def test_server_log_is_free_of_blocking_calls_and_docstring_tracebacks(server_url):
+    # Runs above went through every node with every store present (chunks, keyword tree,
+    # graph, judge cache); `langgraph dev` without --allow-blocking turns a blocking call
+    # into a BlockingError, and route docstrings that are not YAML into ScannerErrors.
+    log = server_log(server_url)
+    assert "BlockingError" not in log and "Blocking call" not in log
+    assert "ScannerError" not in log and "Unable to parse docstring" not in log
 
 
 async def test_second_message_is_condensed_with_the_first_turn(server_url):

@@ -59,3 +59,28 @@ async def test_llm_condenses_follow_ups_with_the_conversation(make_ctx):
     assert len(condense_prompts) == 1  # the first turn needs no rewrite
     assert "human: Where was Orla Venn born?" in condense_prompts[0]
     assert "Last user message: What is made there?" in condense_prompts[0]
+
+
+async def test_a_failed_turn_keeps_its_error_and_partial_tree(make_ctx, tmp_path):
+    from treerag.graphs.rag import builder as rag_builder
+    from treerag.search_tree import rebuild
+
+    # The chunk store cannot be opened (its folder is a file): the rag run fails at its root.
+    (tmp_path / "not-a-folder").write_text("x")
+    ctx = make_ctx(max_depth=1, top_k=3)
+    ctx.milvus_uri = str(tmp_path / "not-a-folder" / "milvus.db")
+    async with open_checkpointer(ctx) as saver:
+        graph = builder.compile(checkpointer=saver)
+        events, final = await _turn(graph, ctx, "f1", "Where was Orla Venn born?")
+        reply = final["messages"][-1]
+        meta = reply.additional_kwargs["treerag"]
+        assert meta["error"] and meta["tree_thread_id"] == "f1-t1"
+        assert meta["error"] in reply.content
+        assert [e["error"] for e in events if e["event"] == "run_failed"] == [meta["error"]]
+
+        # Reopened later: the conversation holds the failed turn, the tree its error.
+        state = await graph.aget_state({"configurable": {"thread_id": "f1"}})
+        assert state.values["messages"][-1].additional_kwargs["treerag"]["error"] == meta["error"]
+        tree = await rebuild(rag_builder.compile(checkpointer=saver), "f1-t1")
+        assert tree is not None and tree["question"] == "Where was Orla Venn born?"
+        assert "FileExistsError" in tree["error"] and tree["chunks"] == []

@@ -33,6 +33,7 @@ def _register() -> None:
         ask,
         chat,
         demo,
+        docs,
         doctor,
         ingest,
         kg,
@@ -51,6 +52,7 @@ def _register() -> None:
     eval_commands.register(app)
     doctor.register(app)
     demo.register(app)
+    docs.register(app)
     kw_build.register(kw.app)
     kw_maintenance.register(kw.app)
     kg_build.register(kg.app)

@@ -104,6 +104,12 @@ def _print_report(report) -> None:
         err_console.print(f"[red]skipped[/] {f.reason}", highlight=False)
     for source in report.pruned_sources:
         console.print(f"[yellow]pruned[/] {_short(source)}")
+    for store, outcome in report.derived.items():
+        name = store.replace("_", " ")
+        if outcome == "updated":
+            console.print(f"{name}: the pruned files' entries were removed too")
+        elif outcome == "stale":
+            err_console.print(f"[yellow]{name} is stale[/]: run `treerag docs rebuild`")
     console.print(
         f"{report.added} chunks added, {report.removed} removed, "
         f"{report.total_chunks} in the collection; {len(report.skipped)} file(s) skipped."

@@ -36,6 +36,8 @@ class IngestReport:
     pruned_sources: list[str] = field(default_factory=list)
     pruned_chunks: int = 0
     total_chunks: int = 0
+    derived: dict[str, str] = field(default_factory=dict)
+    """After pruning: what became of the keyword tree and the graph (updated/stale/absent)."""
 
     @property
     def skipped(self) -> list[FileResult]:
@@ -108,11 +110,19 @@ def ingest(
         report.files.append(FileResult(str(path), status, len(chunks), len(fresh), len(stale)))
     _write(store, embeddings, to_write, progress)
     store.delete(to_delete)
+    pruned: list[str] = []
     if prune and store.exists():
-        report.pruned_sources, report.pruned_chunks = _prune(store, paths, existing)
+        report.pruned_sources, pruned = _prune(store, paths, existing)
+        report.pruned_chunks = len(pruned)
     if store.exists():
         store.flush()
         report.total_chunks = store.count()
+    # Imported here: treerag.documents builds on this module.
+    from treerag.documents import derived, manifest
+
+    if pruned:  # what the keyword tree and the graph derived from pruned files goes too
+        report.derived = derived.forget(ctx, pruned, map(_file_of, report.pruned_sources))
+    manifest.record_ingest(ctx, report)
     return report
 
 
@@ -128,7 +138,7 @@ def _write(store: ChunkStore, embeddings, chunks: list[Chunk], progress: Progres
 
 def _prune(
     store: ChunkStore, roots: Sequence[Path], existing: dict[str, set[str]]
-) -> tuple[list[str], int]:
+) -> tuple[list[str], list[str]]:
     dirs = [Path(r).resolve() for r in roots if Path(r).is_dir()]
     gone = [
         source
@@ -138,4 +148,4 @@ def _prune(
     ]
     ids = [i for s in gone for i in existing[s]]
     store.delete(ids)
-    return sorted(gone), len(ids)
+    return sorted(gone), ids

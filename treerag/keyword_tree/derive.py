@@ -7,11 +7,17 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from treerag.keyword_tree.info_ops import stage_create_info, stage_link, stage_update_info
+from treerag.keyword_tree.info_ops import (
+    stage_create_info,
+    stage_delete_info,
+    stage_link,
+    stage_update_info,
+)
 from treerag.keyword_tree.keyword_ops import (
     ensure_root,
     sibling_with_name,
     stage_create,
+    stage_delete,
     stage_update,
 )
 from treerag.keyword_tree.normalize import canonical
@@ -115,7 +121,7 @@ def _child(tx: Txn, parent: str | None, name: str, kind: str, record: ChunkRecor
 
 def _chunk(tx: Txn, record: ChunkRecord, leaf: str) -> None:
     # Info ids cannot hold whitespace; the original chunk id stays in the metadata.
-    info_id = "".join("_" if ch.isspace() else ch for ch in record.chunk_id) or None
+    info_id = info_id_of(record.chunk_id) or None
     meta = {"chunk_id": record.chunk_id, "heading_path": list(record.heading_path)}
     if info_id is not None and info_id in tx.index.info_offsets:
         patch = {"content": record.text, "source": record.source_path, "metadata": meta}
@@ -123,3 +129,48 @@ def _chunk(tx: Txn, record: ChunkRecord, leaf: str) -> None:
     else:
         info_id = stage_create_info(tx, record.text, record.source_path, meta, info_id)["id"]
     stage_link(tx, info_id, leaf, "PRIMARY", "derive")
+
+
+def info_id_of(chunk_id: str) -> str:
+    """The id of the info derived from a chunk (info ids cannot hold whitespace)."""
+    return "".join("_" if ch.isspace() else ch for ch in chunk_id)
+
+
+def forget_chunks(
+    store: KeywordTree, chunk_ids: Iterable[str], source_paths: Iterable[str] = ()
+) -> WriteResult:
+    """Undo what `derive_tree` made of some chunks: their infos, then emptied file keywords.
+
+    The infos derived from the chunks are deleted with their links. A file keyword (and its
+    headings) derived from one of `source_paths` is deleted once no info is linked under it;
+    keywords a person added or linked stay. One undoable operation.
+    """
+    sources = set(source_paths)
+    with store._write("forget_chunks", {"sources": sorted(sources)}) as tx:
+        infos = 0
+        for chunk_id in chunk_ids:
+            info_id = info_id_of(chunk_id)
+            if info_id in tx.index.info_offsets:
+                stage_delete_info(tx, info_id, None)
+                infos += 1
+        keywords = 0
+        files = [
+            node_id
+            for node_id, rec in tx.index.nodes.items()
+            if (rec.get("metadata") or {}).get("kind") == "file"
+            and (rec.get("metadata") or {}).get("source_path") in sources
+        ]
+        for node_id in files:
+            subtree = list(tx.index.iter_subtree(node_id))
+            if not any(tx.index.info_by_kw.get(k) for k in subtree):
+                keywords += len(
+                    stage_delete(tx, node_id, cascade=True, info_policy="forbid", version=None)
+                )
+        tx.args.update(infos=infos, keywords=keywords)
+    op = tx.op_id if tx.changes() else None
+    return WriteResult(
+        operation_id=op,
+        kind="forget_chunks",
+        action="forgotten",
+        detail={"infos": infos, "keywords": keywords},
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from treerag.keyword_tree.agent import KeywordAgent, agent_name, call_agent, run_sync
@@ -88,14 +89,18 @@ class SearchMixin(ReadsMixin):
             size: Infos per page.
             use_cache: Read and fill the exact, descend and agent caches.
         """
-        self._maybe_refresh()
+        # File reads and writes go to a worker thread: an event loop (the LangGraph server's)
+        # must not block on them; only the agent calls run on the loop.
+        await asyncio.to_thread(self._maybe_refresh)
         key = query_key(query)
         if not key:
             raise InvalidInputError(f"query {query!r} has no letters or digits")
         chosen = self._agent_for(agent, use_agent)
         result = await self._locate(query, key, chosen, use_cache)
         if isinstance(result, Matched):
-            result.infos = self.get_infos_of_keyword(result.node.id, relation, page, size)
+            result.infos = await asyncio.to_thread(
+                self.get_infos_of_keyword, result.node.id, relation, page, size
+            )
         return result
 
     def _settle(self, key: str, agent: KeywordAgent | None, use_cache: bool) -> SearchResult | None:
@@ -133,7 +138,7 @@ class SearchMixin(ReadsMixin):
         outcome = await Descender(self.index, self.config, self.cache, self.agent_stats).run(
             query, agent, use_cache=use_cache
         )
-        self._audit(decision_log(query, outcome, agent))
+        await asyncio.to_thread(self._audit, decision_log(query, outcome, agent))
         if outcome.kind == "matched" and use_cache:
             self.cache.put(f"descend:{key}", outcome.path, self.config.descend_ttl, outcome.path)
         return self.result_of(outcome)
@@ -177,13 +182,14 @@ class SearchMixin(ReadsMixin):
             )
         except Exception as exc:  # an agent failure leaves the question open, not broken
             return Ambiguous(candidates=nodes, reason=f"agent failed: {exc}", via=via)
-        self._audit(
+        await asyncio.to_thread(
+            self._audit,
             {
                 "question": query,
                 "agent": agent_name(agent),
                 "disambiguate": ids,
                 "decision": decision.model_dump(),
-            }
+            },
         )
         if decision.node_id in ids:
             return self._matched(decision.node_id, "disambiguation", reason=decision.reason)
@@ -242,7 +248,7 @@ class SearchMixin(ReadsMixin):
         fewer when large); the agent may jump several levels. The result's ``trace`` counts
         the agent calls. Agent failures end in NotFound carrying the current candidates.
         """
-        self._maybe_refresh()
+        await asyncio.to_thread(self._maybe_refresh)
         chosen = self._agent_for(agent)
         if chosen is None:
             raise InvalidInputError("descent needs an agent: pass agent= or set one on the store")
@@ -251,5 +257,5 @@ class SearchMixin(ReadsMixin):
         outcome = await Descender(self.index, self.config, self.cache, self.agent_stats).run(
             question, chosen, start_id=start_id, use_cache=use_cache, max_depth=max_depth
         )
-        self._audit(decision_log(question, outcome, chosen))
+        await asyncio.to_thread(self._audit, decision_log(question, outcome, chosen))
         return self.result_of(outcome)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from treerag.keyword_tree.derive import ChunkRecord, derive_tree
+from treerag.keyword_tree.derive import ChunkRecord, derive_tree, forget_chunks
 from treerag.keyword_tree.io import Format, OnDuplicate, export_tree, import_tree
 from treerag.keyword_tree.maintenance import Maintenance
 from treerag.keyword_tree.results import WriteResult
@@ -60,6 +60,10 @@ class KeywordTree(Maintenance):
     ) -> WriteResult:
         """Build folder → file → heading keywords from chunk records; see derive.derive_tree."""
         return derive_tree(self, records, root_name=root_name, base_dir=base_dir)
+
+    def forget_chunks(self, chunk_ids: Any, source_paths: Any = ()) -> WriteResult:
+        """Delete what was derived from these chunks; see derive.forget_chunks."""
+        return forget_chunks(self, chunk_ids, source_paths)
 
 
 __all__ = ["ChunkRecord", "KeywordTree"]

@@ -130,6 +130,38 @@ class World(WorldReads):
             self._chunks[chunk.id] = chunk
         self.version += 1
 
+    def forget_chunks(self, chunk_ids: Iterable[str]) -> tuple[int, int]:
+        """Remove text units and every trace of them; return (units, entities) removed.
+
+        Entities keep their other chunks; an entity whose every chunk is gone goes, with its
+        edges and vectors (it was extracted from those chunks only). Entities that never had
+        chunks (an imported graph) are not touched.
+        """
+        doomed = set(chunk_ids)
+        units = [i for i in doomed if self._chunks.pop(i, None) is not None]
+        orphans: list[str] = []
+        for node_id, data in self.graph.nodes(data=True):
+            entity: Entity = data["entity"]
+            if doomed.intersection(entity.chunk_ids):
+                entity.chunk_ids = [c for c in entity.chunk_ids if c not in doomed]
+                if not entity.chunk_ids:
+                    orphans.append(node_id)
+        edge_ids = [k for u, v, k in self.graph.edges(orphans, keys=True)]
+        edge_ids += [k for u, v, k in self.graph.in_edges(orphans, keys=True)]
+        for node_id in orphans:
+            label = normalize_name(self.graph.nodes[node_id]["entity"].label)
+            if self._names.get(label) == node_id:
+                del self._names[label]
+            self.graph.remove_node(node_id)  # removes its edges too
+        for edge_id in edge_ids:
+            self._edge_ends.pop(edge_id, None)
+            self._edge_seq.pop(edge_id, None)
+        if orphans or edge_ids:
+            self.index.delete([*orphans, *set(edge_ids)])
+        if units or orphans:
+            self.version += 1
+        return len(units), len(orphans)
+
     def restore(
         self, entities: Sequence[Entity], edges: Sequence[Edge], chunks: Iterable[TextUnit]
     ) -> None:

@@ -11,7 +11,7 @@ from langgraph.runtime import Runtime
 
 from treerag.context import Context
 from treerag.nodes.answer import public_evidence
-from treerag.nodes.common import context_of, thread_of
+from treerag.nodes.common import context_of, emit, thread_of
 from treerag.nodes.relay import run_relayed
 from treerag.reasoning import get_reasoner
 from treerag.state import ChatState
@@ -44,26 +44,41 @@ def make_answer_turn(rag_graph: Callable[[], Any]) -> Callable[..., Any]:
     async def answer_turn(
         state: ChatState, config: RunnableConfig, runtime: Runtime[Context]
     ) -> dict:
-        """Run the rag graph under the turn's own thread_id and reply with a cited message."""
+        """Run the rag graph under the turn's own thread_id and reply with a cited message.
+
+        A turn whose search fails still ends with a reply: it carries the error (in
+        `additional_kwargs["treerag"]["error"]`) so that the checkpointed conversation keeps
+        the failed turn, and its partial tree stays under `tree_thread_id`.
+        """
         ctx = context_of(runtime)
         turn = sum(1 for m in state["messages"] if m.type == "human")
         tree_thread_id = f"{thread_of(config) or 'chat'}-t{turn}"
-        final = await run_relayed(
-            rag_graph(), {"question": state["question"]}, tree_thread_id, config, ctx
-        )
-        reply = AIMessage(
-            content=final.get("answer", ""),
-            additional_kwargs={
-                "treerag": {
-                    "question": state["question"],
-                    "tree_thread_id": tree_thread_id,
-                    "citations": final.get("citations", []),
-                    "evidence": public_evidence(final.get("evidence", [])),
-                    "llm_calls": final.get("tree_llm_calls", 0),
-                    "reasoner": final.get("reasoner", ""),
-                }
-            },
-        )
+        error = ""
+        try:
+            final = await run_relayed(
+                rag_graph(), {"question": state["question"]}, tree_thread_id, config, ctx
+            )
+        except Exception as exc:  # the turn fails, the conversation keeps it and its reason
+            final, error = {}, f"{type(exc).__name__}: {exc}"
+            emit(
+                "run_failed",
+                thread_id=tree_thread_id,
+                root_thread_id=tree_thread_id,
+                depth=0,
+                error=error,
+            )
+        meta: dict[str, Any] = {
+            "question": state["question"],
+            "tree_thread_id": tree_thread_id,
+            "citations": final.get("citations", []),
+            "evidence": public_evidence(final.get("evidence", [])),
+            "llm_calls": final.get("tree_llm_calls", 0),
+            "reasoner": final.get("reasoner", ""),
+        }
+        if error:
+            meta["error"] = error
+        content = final.get("answer", "") if not error else f"The search failed: {error}"
+        reply = AIMessage(content=content, additional_kwargs={"treerag": meta})
         return {"messages": [reply], "tree_thread_id": tree_thread_id}
 
     return answer_turn

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from pathlib import Path
 from typing import Any
@@ -39,11 +40,15 @@ async def keyword_context(ctx: Context, question: str, agent: Any) -> dict[str, 
     Returns a context note: status, the path of names, the number of agent calls and of
     multi-level jumps, the linked infos (their text joins the answer context), the
     candidates on a miss, and the reason; None when there is no tree.
+
+    The tree lives in files (opening it resolves paths and creates folders, lookups read
+    infos), so those steps run in worker threads: `langgraph dev` refuses blocking calls on
+    its event loop. The agent's calls stay on the loop.
     """
-    tree = open_tree(ctx)
+    tree = await asyncio.to_thread(open_tree, ctx)
     if tree is None:
         return None
-    by_terms = _match_terms(tree, question)
+    by_terms = await asyncio.to_thread(_match_terms, tree, question)
     if by_terms is not None:
         return by_terms
     result = await tree.asearch(question, agent=agent)
@@ -54,7 +59,7 @@ async def keyword_context(ctx: Context, question: str, agent: Any) -> dict[str, 
     note["agent_calls"] = trace.agent_calls if trace else 0
     note["jumps"] = sum(1 for s in steps if (s.decision.get("jump_depth") or 1) > 1)
     if result.kind == "matched":
-        _fill_match(tree, note, result.node)
+        await asyncio.to_thread(_fill_match, tree, note, result.node)
     else:
         note["candidates"] = [n.name for n in result.candidates]
         if result.kind == "not_found" and result.suggested_parent is not None:

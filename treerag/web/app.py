@@ -2,7 +2,8 @@
 
 `langgraph dev` mounts `app` on the same server as the API (`"http"` in langgraph.json), so
 the page streams runs from the API on the same origin and asks this app only for what the
-API cannot give: a chunk's text from Milvus, and a search tree rebuilt from checkpoints.
+API cannot give: a chunk's text from Milvus, a search tree rebuilt from checkpoints, and the
+documents (list, upload, delete, rebuild; `treerag.web.documents`).
 """
 
 from __future__ import annotations
@@ -76,7 +77,19 @@ def _fetch_chunk(chunk_id: str) -> dict[str, Any] | None:
 
 
 async def chunk(request: Request) -> Response:
-    """`GET /ui/api/chunk/{chunk_id}`: the chunk's text, title and source."""
+    """Return one chunk's text, title and source.
+
+    The part after the line of dashes is the route's OpenAPI entry: the LangGraph server
+    reads route docstrings as YAML (Starlette's `SchemaGenerator.parse_docstring`).
+
+    ---
+    summary: One chunk's text, title and source (GET /ui/api/chunk/{chunk_id})
+    responses:
+      200: {description: "chunk_id, text, title, source, chunk_index"}
+      400: {description: an invalid chunk id}
+      404: {description: no such chunk}
+      503: {description: the chunk store is unavailable}
+    """
     chunk_id = request.path_params["chunk_id"]
     if not CHUNK_ID.match(chunk_id):
         return _error(400, "invalid chunk id")
@@ -136,7 +149,15 @@ async def rebuild_tree(thread_id: str) -> dict[str, Any] | None:
 
 
 async def tree(request: Request) -> Response:
-    """`GET /ui/api/tree/{thread_id}`: the search tree of one rag run, rebuilt."""
+    """Return the search tree of one rag run, rebuilt from its checkpoints.
+
+    ---
+    summary: The search tree of one rag run (GET /ui/api/tree/{thread_id})
+    responses:
+      200: {description: "the tree: thread_id, question, answer, error, chunks with children"}
+      400: {description: an invalid thread id}
+      404: {description: no search tree under this thread}
+    """
     thread_id = request.path_params["thread_id"]
     if not THREAD_ID.match(thread_id) or ".." in thread_id:
         return _error(400, "invalid thread id")
@@ -147,9 +168,16 @@ async def tree(request: Request) -> Response:
 
 
 def _routes() -> list[Any]:
+    from treerag.web import documents
+
     return [
         Route("/ui", index, methods=["GET"]),
         Route("/ui/", index, methods=["GET"]),
+        Route("/ui/api/docs", documents.list_docs, methods=["GET"]),
+        Route("/ui/api/docs", documents.delete_doc, methods=["DELETE"]),
+        Route("/ui/api/docs/upload", documents.upload_docs, methods=["POST"]),
+        Route("/ui/api/docs/rebuild", documents.rebuild_docs, methods=["POST"]),
+        Route("/ui/api/settings", documents.settings, methods=["GET"]),
         Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
         Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
         Mount("/ui/static", app=StaticFiles(directory=STATIC_DIR), name="static"),

@@ -1,0 +1,161 @@
+"""Documents as one operation: list, ingest with events, delete with derived stores, prune."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from treerag.context import Context
+from treerag.documents import (
+    UnknownDocumentError,
+    delete_document,
+    ingest_files,
+    list_documents,
+    rebuild,
+)
+from treerag.ingest.indexer import ingest
+from treerag.knowledge_graph import Edge, Entity, HashEmbedder, TextUnit, World
+from treerag.models import get_embeddings
+from treerag.retrievers.chunk_store import ChunkStore
+from treerag.retrievers.keyword_tree import derive_from_collection, open_tree
+from treerag.retrievers.knowledge_graph import graph_dir, load_world
+
+from .conftest import DOCS, write_corpus
+
+
+@pytest.fixture
+def library(tmp_path):
+    """The small corpus ingested, its keyword tree derived, and a graph linked to its chunks."""
+    root = write_corpus(tmp_path / "docs")
+    ctx = Context(data_dir=str(tmp_path / "data"), collection="docs")
+    ingest([root], ctx)
+    derive_from_collection(ctx)
+    by_file = _ids_by_file(ctx)
+    harbour, cats = (
+        sorted(by_file[_src(root, "harbour.md")]),
+        sorted(by_file[_src(root, "cats.txt")]),
+    )
+    world = World(HashEmbedder(64))
+    world.add_entities(
+        [
+            Entity(id="keldmarsh", name="Keldmarsh", chunk_ids=harbour),
+            Entity(id="tallow", name="Tallow Beacon", chunk_ids=harbour + cats),
+            Entity(id="cat", name="Ship's cat", chunk_ids=cats),
+            Entity(id="voss", name="River Voss"),  # imported: linked to no chunk
+        ]
+    )
+    world.add_edges([Edge(id="e1", source="tallow", target="keldmarsh", relation="stands in")])
+    world.add_chunks([TextUnit(id=i, text="t") for i in harbour + cats])
+    world.save(graph_dir(ctx))
+    return root, ctx
+
+
+def _src(root: Path, rel: str) -> str:
+    return (root / rel).resolve().as_posix()
+
+
+def _ids_by_file(ctx: Context) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for source, ids in ChunkStore(ctx, get_embeddings(ctx)).ids_by_source().items():
+        out.setdefault(source.split("#", 1)[0], set()).update(ids)
+    return out
+
+
+def _tree_sources(ctx: Context) -> tuple[set[str], set[str]]:
+    """The sources of the tree's infos, and of its file keywords."""
+    tree = open_tree(ctx)
+    infos = {tree.get_info(i).source for i in tree.index.info_offsets}
+    files = {
+        (rec.get("metadata") or {}).get("source_path")
+        for rec in tree.index.nodes.values()
+        if (rec.get("metadata") or {}).get("kind") == "file"
+    }
+    return infos, files
+
+
+def test_list_shows_each_file_with_chunks_time_and_skips(library, tmp_path):
+    root, ctx = library
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"\x00\x01binary")
+    ingest([bad], ctx)
+    listing = list_documents(ctx)
+    by_source = {d.source: d for d in listing.documents}
+    assert set(by_source) == {_src(root, rel) for rel in DOCS}
+    assert by_source[_src(root, "records.jsonl")].chunks == 2  # two JSON records, one file
+    assert all(d.ingested_at and d.ingested_at.endswith("+00:00") for d in listing.documents)
+    assert [s["name"] for s in listing.skipped] == ["bad.txt"] and listing.skipped[0]["reason"]
+    assert listing.stale == {"keyword_tree": False, "knowledge_graph": False}
+
+
+def test_delete_removes_chunks_tree_entries_and_graph_links(library):
+    root, ctx = library
+    harbour = _src(root, "harbour.md")
+    assert harbour in _tree_sources(ctx)[0] and harbour in _tree_sources(ctx)[1]
+    done = delete_document(ctx, harbour)
+
+    assert done.deleted_chunks > 0
+    assert (done.keyword_tree, done.knowledge_graph) == ("updated", "updated")
+    assert harbour not in _ids_by_file(ctx)
+    infos, files = _tree_sources(ctx)
+    assert harbour not in infos and harbour not in files
+    assert _src(root, "cats.txt") in infos  # the others stay
+    world = load_world(ctx)
+    assert world.get_entity("keldmarsh") is None  # extracted only from the deleted file
+    assert world.get_entity("tallow").chunk_ids  # still has the cats chunks
+    assert world.get_entity("voss") is not None  # imported, never linked to chunks
+    assert world.get_edge("e1") is None  # went with keldmarsh
+    assert harbour not in {d.source for d in list_documents(ctx).documents}
+    with pytest.raises(UnknownDocumentError):
+        delete_document(ctx, harbour)
+
+
+def test_prune_makes_the_tree_and_graph_follow_the_chunks(library):
+    root, ctx = library
+    cats = _src(root, "cats.txt")
+    (root / "cats.txt").unlink()
+    report = ingest([root], ctx, prune=True)
+
+    assert report.pruned_sources == [cats]
+    assert report.derived == {"keyword_tree": "updated", "knowledge_graph": "updated"}
+    infos, files = _tree_sources(ctx)
+    assert cats not in infos and cats not in files
+    assert load_world(ctx).get_entity("cat") is None
+
+
+def test_rebuild_sweeps_what_a_bypassing_delete_left(library):
+    root, ctx = library
+    store = ChunkStore(ctx, get_embeddings(ctx))
+    cats = _src(root, "cats.txt")
+    store.delete(_ids_by_file(ctx)[cats])  # behind the documents module's back
+    store.flush()
+    assert cats in _tree_sources(ctx)[0]
+
+    assert rebuild(ctx) == {"keyword_tree": "updated", "knowledge_graph": "updated"}
+    assert cats not in _tree_sources(ctx)[0]
+    assert load_world(ctx).get_entity("cat") is None
+
+
+def test_ingest_files_reports_events_per_file_and_batch(library, tmp_path):
+    _, ctx = library
+    good = tmp_path / "up" / "lamps.md"
+    good.parent.mkdir()
+    good.write_text("# Lamps\n\n" + "The lamp keepers of Orrin trimmed wicks at dusk. " * 200)
+    odd = tmp_path / "up" / "page.xyz"
+    odd.write_text("hello")
+    events: list[dict] = []
+    finished = ingest_files([good, odd], ctx, on_event=events.append, tree_base=str(tmp_path))
+
+    kinds = [e["event"] for e in events]
+    assert kinds[0] == "file_started" and kinds[-1] == "finished" and events[-1] == finished
+    batches = [e for e in events if e["event"] == "batch"]
+    assert batches and batches[-1]["done"] == batches[-1]["total"] > 1
+    done = next(e for e in events if e["event"] == "file_done")
+    assert done["name"] == "lamps.md" and done["chunks_added"] == batches[-1]["total"]
+    assert finished["added"] == ["lamps.md"]
+    assert (
+        finished["skipped"][0]["name"] == "page.xyz" and ".xyz" in finished["skipped"][0]["reason"]
+    )
+    # The keyword tree got the new file at once, under its folder relative to tree_base.
+    infos, files = _tree_sources(ctx)
+    assert good.resolve().as_posix() in files

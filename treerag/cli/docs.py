@@ -1,0 +1,104 @@
+"""`treerag docs`: list, delete and rebuild documents (the same operations as the web page)."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+from rich.table import Table
+
+from treerag.cli.common import (
+    CollectionOption,
+    DataDirOption,
+    console,
+    err_console,
+    fail,
+    make_context,
+    quiet_libraries,
+    user_errors,
+)
+
+app = typer.Typer(
+    no_args_is_help=True,
+    help="Documents: list what is ingested, delete a document, rebuild derived stores.",
+)
+
+
+@app.command("list")
+def list_command(
+    as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+    data_dir: str = DataDirOption,
+    collection: str = CollectionOption,
+) -> None:
+    """List ingested documents (chunks, when ingested) and the files recently skipped."""
+    from treerag.documents import list_documents
+
+    quiet_libraries()
+    ctx = make_context(data_dir=data_dir, collection=collection)
+    with user_errors():
+        listing = list_documents(ctx)
+    if as_json:
+        print(json.dumps(listing.as_dict(), ensure_ascii=False, indent=1))
+        return
+    table = Table(title="documents")
+    table.add_column("source", overflow="fold")  # whole, so that it can be pasted into `rm`
+    table.add_column("chunks", justify="right")
+    table.add_column("ingested")
+    for doc in listing.documents:
+        table.add_row(doc.source, str(doc.chunks), doc.ingested_at or "-")
+    console.print(table)
+    for skip in listing.skipped:
+        err_console.print(f"[red]skipped[/] {skip['name']}: {skip['reason']}", highlight=False)
+    for store, is_stale in listing.stale.items():
+        if is_stale:
+            err_console.print(
+                f"[yellow]{store.replace('_', ' ')} is stale[/]: run `treerag docs rebuild`"
+            )
+
+
+@app.command("rm")
+def rm_command(
+    source: str = typer.Argument(..., help="The source, as `treerag docs list` shows it."),
+    data_dir: str = DataDirOption,
+    collection: str = CollectionOption,
+) -> None:
+    """Delete a document: its chunks, and its entries in the keyword tree and the graph."""
+    from treerag.documents import UnknownDocumentError, delete_document
+
+    quiet_libraries()
+    ctx = make_context(data_dir=data_dir, collection=collection)
+    with user_errors():
+        try:
+            done = delete_document(ctx, source)
+        except UnknownDocumentError as exc:
+            fail(f"{exc.args[0]} (see `treerag docs list`)", code=3)
+    console.print(
+        f"deleted {done.deleted_chunks} chunks of {done.source}; "
+        f"keyword tree: {done.keyword_tree}, knowledge graph: {done.knowledge_graph}",
+        highlight=False,
+    )
+    if "stale" in (done.keyword_tree, done.knowledge_graph):
+        err_console.print("[yellow]a derived store is stale[/]: run `treerag docs rebuild`")
+
+
+@app.command("rebuild")
+def rebuild_command(
+    data_dir: str = DataDirOption,
+    collection: str = CollectionOption,
+) -> None:
+    """Bring the keyword tree and the knowledge graph back in step with the stored chunks."""
+    from treerag.documents import rebuild
+
+    quiet_libraries()
+    ctx = make_context(data_dir=data_dir, collection=collection)
+    with user_errors():
+        done = rebuild(ctx)
+    console.print(
+        f"keyword tree: {done['keyword_tree']}, knowledge graph: {done['knowledge_graph']}",
+        highlight=False,
+    )
+
+
+def register(app_: typer.Typer) -> None:
+    """Add the command family to the root app."""
+    app_.add_typer(app, name="docs")

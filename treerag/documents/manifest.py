@@ -1,0 +1,90 @@
+"""The data directory's record of documents: when each went in, what was skipped, what is stale.
+
+Milvus holds the chunks; this small JSON file holds what the chunks cannot say: when a file
+went in, which files were refused and why, and whether a derived store (keyword tree,
+knowledge graph) lags behind the chunks.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import threading
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from treerag.context import Context
+
+MANIFEST_FILE = "documents.json"
+MAX_SKIPPED = 50
+"""Skipped files remembered (the most recent)."""
+DERIVED = ("keyword_tree", "knowledge_graph")
+
+_lock = threading.Lock()
+
+
+def now_iso() -> str:
+    """The current time, ISO 8601 in UTC, to the second."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def manifest_path(ctx: Context) -> Path:
+    """Where the manifest of a data directory lives."""
+    return ctx.data_path / MANIFEST_FILE
+
+
+def _empty() -> dict[str, Any]:
+    return {"documents": {}, "skipped": [], "stale": dict.fromkeys(DERIVED, False)}
+
+
+def read_manifest(ctx: Context) -> dict[str, Any]:
+    """The manifest (an empty one when the file is missing or unreadable)."""
+    data = _empty()
+    try:
+        loaded = json.loads(manifest_path(ctx).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return data
+    if isinstance(loaded, dict):
+        data["documents"].update(loaded.get("documents") or {})
+        data["skipped"] = list(loaded.get("skipped") or [])[-MAX_SKIPPED:]
+        data["stale"].update(loaded.get("stale") or {})
+    return data
+
+
+def update_manifest(ctx: Context, change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """Apply `change` to the manifest and write it atomically (serialized in this process)."""
+    path = manifest_path(ctx)
+    with _lock:
+        data = read_manifest(ctx)
+        change(data)
+        data["skipped"] = data["skipped"][-MAX_SKIPPED:]
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".documents-", suffix=".json")
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            json.dump(data, out, ensure_ascii=False, indent=1)
+        os.replace(tmp, path)
+    return data
+
+
+def record_ingest(ctx: Context, report: Any) -> None:
+    """Remember what an `ingest` call did: files added or updated, skipped, pruned."""
+    when = now_iso()
+
+    def change(data: dict[str, Any]) -> None:
+        for f in report.files:
+            if f.status in ("added", "updated"):
+                data["documents"][f.path] = {"ingested_at": when}
+            elif f.status == "skipped":
+                data["skipped"].append({"name": Path(f.path).name, "reason": f.reason, "at": when})
+        for source in report.pruned_sources:
+            data["documents"].pop(source.split("#", 1)[0], None)
+
+    update_manifest(ctx, change)
+
+
+def mark_stale(ctx: Context, store: str, stale: bool = True) -> None:
+    """Flag (or clear) a derived store as lagging behind the chunks."""
+    update_manifest(ctx, lambda data: data["stale"].__setitem__(store, stale))

@@ -1,0 +1,184 @@
+"""List, ingest, delete and rebuild: the document operations every client calls."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from treerag.context import Context
+from treerag.documents import derived
+from treerag.documents.manifest import read_manifest, update_manifest
+
+Event = dict[str, Any]
+EventHandler = Callable[[Event], None]
+UPLOADS_DIR = "uploads"
+"""Folder of the data directory that holds uploaded files."""
+
+
+class UnknownDocumentError(LookupError):
+    """No chunks are stored for this source."""
+
+
+@dataclass
+class Document:
+    """One ingested file."""
+
+    source: str
+    chunks: int
+    ingested_at: str | None = None
+
+
+@dataclass
+class Listing:
+    """The ingested documents, the files recently skipped, and the stale derived stores."""
+
+    documents: list[Document] = field(default_factory=list)
+    skipped: list[dict[str, str]] = field(default_factory=list)
+    stale: dict[str, bool] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form (`GET /ui/api/docs`)."""
+        return asdict(self)
+
+
+@dataclass
+class Deletion:
+    """What deleting a document did."""
+
+    source: str
+    deleted_chunks: int
+    keyword_tree: str
+    knowledge_graph: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The JSON form (`DELETE /ui/api/docs`)."""
+        return asdict(self)
+
+
+def _file_of(source: str) -> str:
+    """The file a stored source belongs to (JSON records are stored as `file#id`)."""
+    return source.split("#", 1)[0]
+
+
+def _store(ctx: Context) -> Any:
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    return ChunkStore(ctx, get_embeddings(ctx))
+
+
+def _ids_by_file(store: Any) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    if store.exists():
+        for source, ids in store.ids_by_source().items():
+            out.setdefault(_file_of(source), set()).update(ids)
+    return out
+
+
+def list_documents(ctx: Context) -> Listing:
+    """Every ingested file (by source path) with its chunk count and when it was ingested."""
+    manifest = read_manifest(ctx)
+    known = manifest["documents"]
+    documents = [
+        Document(source, len(ids), (known.get(source) or {}).get("ingested_at"))
+        for source, ids in sorted(_ids_by_file(_store(ctx)).items())
+    ]
+    return Listing(documents, list(manifest["skipped"]), dict(manifest["stale"]))
+
+
+def ingest_files(
+    paths: Sequence[Path],
+    ctx: Context,
+    *,
+    names: Sequence[str] | None = None,
+    on_event: EventHandler | None = None,
+    tree_base: str | None = None,
+) -> dict[str, Any]:
+    """Ingest files one at a time, reporting events; return the `finished` event.
+
+    Events (dicts with an "event" key): `file_started` (name, size), `batch` (name, done,
+    total: chunks embedded so far), `file_done` (name, chunks_added), `file_skipped` (name,
+    reason), then `finished` (added: names, skipped: [{name, reason}]). `names` are the
+    names shown for the paths (an upload's own name); the keyword tree, when there is one,
+    gets the new chunks at once, relative to `tree_base`.
+    """
+    from treerag.ingest.indexer import ingest
+    from treerag.ingest.loaders import SUPPORTED
+
+    emit = on_event or (lambda event: None)
+    names = list(names) if names is not None else [Path(p).name for p in paths]
+    added: list[str] = []
+    skipped: list[dict[str, str]] = []
+    for path, name in zip(paths, names, strict=True):
+        emit({"event": "file_started", "name": name, "size": Path(path).stat().st_size})
+        if Path(path).suffix.lower() not in SUPPORTED:
+            reason = f"unsupported file type {Path(path).suffix or '(none)'!r}; ingest takes " + (
+                " ".join(sorted(SUPPORTED))
+            )
+            remember_skipped(ctx, name, reason)
+            skipped.append({"name": name, "reason": reason})
+            emit({"event": "file_skipped", "name": name, "reason": reason})
+            continue
+
+        def progress(stage: str, done: int, total: int, name: str = name) -> None:
+            if stage == "embed":
+                emit({"event": "batch", "name": name, "done": done, "total": total})
+
+        report = ingest([Path(path)], ctx, progress=progress)
+        result = report.files[0] if report.files else None
+        if result is None or result.status == "skipped":
+            reason = result.reason if result else "nothing to ingest"
+            skipped.append({"name": name, "reason": reason})
+            emit({"event": "file_skipped", "name": name, "reason": reason})
+            continue
+        if result.added:
+            _derive_file(ctx, result.path, tree_base)
+        added.append(name)
+        emit({"event": "file_done", "name": name, "chunks_added": result.added})
+    finished = {"event": "finished", "added": added, "skipped": skipped}
+    emit(finished)
+    return finished
+
+
+def remember_skipped(ctx: Context, name: str, reason: str) -> None:
+    """Add a refused file to the list `list_documents` shows."""
+    from treerag.documents.manifest import now_iso
+
+    update_manifest(
+        ctx, lambda d: d["skipped"].append({"name": name, "reason": reason, "at": now_iso()})
+    )
+
+
+def _derive_file(ctx: Context, source: str, tree_base: str | None) -> None:
+    store = _store(ctx)
+    ids = _ids_by_file(store).get(Path(source).as_posix(), set())
+    derived.add_to_tree(ctx, store.get(sorted(ids)), tree_base)
+
+
+def delete_document(ctx: Context, source: str) -> Deletion:
+    """Delete a file's chunks, then what the keyword tree and the graph derived from them.
+
+    An uploaded copy under `<data_dir>/uploads/` is removed too. Raises UnknownDocumentError
+    when no chunk is stored for `source`.
+    """
+    store = _store(ctx)
+    ids = _ids_by_file(store).get(source)
+    if not ids:
+        raise UnknownDocumentError(f"no document {source!r} is ingested")
+    store.delete(sorted(ids))
+    store.flush()
+    outcome = derived.forget(ctx, ids, [source])
+    update_manifest(ctx, lambda d: d["documents"].pop(source, None))
+    uploads = (ctx.data_path / UPLOADS_DIR).resolve()
+    path = Path(source)
+    if path.parent == uploads and path.is_file():
+        os.unlink(path)
+    return Deletion(source, len(ids), outcome["keyword_tree"], outcome["knowledge_graph"])
+
+
+def rebuild(ctx: Context) -> dict[str, str]:
+    """Bring the keyword tree and the graph back in step with the stored chunks."""
+    return dict(derived.rebuild(ctx, _ids_by_file(_store(ctx))))

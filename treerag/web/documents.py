@@ -1,0 +1,211 @@
+"""The page's document routes: list, upload with streamed progress, delete, rebuild, settings.
+
+Each handler only translates HTTP to a call of `treerag.documents` (the same operations the
+CLI's `treerag docs` runs) in a worker thread; `context_for` is the one place that decides
+which settings (and so which data directory) a request works on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, get_args
+
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+
+from treerag.context import Context, SearchMode
+from treerag.web.uploads import SNIFF_BYTES, UploadRefused, safe_name, save, sniff
+
+log = logging.getLogger(__name__)
+MAX_FILES = 20
+"""Files one upload request may carry."""
+SEARCH_MODE_ORDER = ["hybrid", "dense", "sparse"]
+
+
+def context_for(request: Request) -> Context:
+    """The settings a request works with (the server's environment)."""
+    return Context()
+
+
+def _json(data: Any, status_code: int = 200) -> JSONResponse:
+    from treerag.web.app import SECURITY_HEADERS
+
+    return JSONResponse(data, status_code=status_code, headers=SECURITY_HEADERS)
+
+
+async def list_docs(request: Request) -> Response:
+    """List the ingested documents.
+
+    ---
+    summary: Ingested documents, recently skipped files, stale derived stores (GET /ui/api/docs)
+    responses:
+      200: {description: "documents: [{source, chunks, ingested_at}], skipped, stale"}
+    """
+    from treerag.documents import list_documents
+
+    listing = await asyncio.to_thread(list_documents, context_for(request))
+    return _json(listing.as_dict())
+
+
+async def delete_doc(request: Request) -> Response:
+    """Delete one document and what was derived from it.
+
+    ---
+    summary: Delete a document by source (DELETE /ui/api/docs?source=...)
+    responses:
+      200: {description: "source, deleted_chunks, keyword_tree, knowledge_graph"}
+      400: {description: no source given}
+      404: {description: no such document}
+    """
+    from treerag.documents import UnknownDocumentError, delete_document
+
+    source = request.query_params.get("source", "")
+    if not source:
+        return _json({"error": "give the document as ?source=..."}, 400)
+    try:
+        done = await asyncio.to_thread(delete_document, context_for(request), source)
+    except UnknownDocumentError as exc:
+        return _json({"error": str(exc)}, 404)
+    return _json(done.as_dict())
+
+
+async def rebuild_docs(request: Request) -> Response:
+    """Rebuild the stale derived stores.
+
+    ---
+    summary: Bring the keyword tree and the graph in step with the chunks (POST)
+    responses:
+      200: {description: "keyword_tree, knowledge_graph: updated, stale or absent"}
+    """
+    from treerag.documents import rebuild
+
+    return _json(await asyncio.to_thread(rebuild, context_for(request)))
+
+
+async def settings(request: Request) -> Response:
+    """The run settings the page shows and may override.
+
+    ---
+    summary: Default run settings for the page (GET /ui/api/settings)
+    responses:
+      200: {description: "top_k, max_depth, search_modes, search_mode, chat_models, chat_model"}
+    """
+    ctx = context_for(request)
+    return _json(
+        {
+            "top_k": ctx.top_k,
+            "max_depth": ctx.max_depth,
+            "search_modes": sorted(get_args(SearchMode), key=SEARCH_MODE_ORDER.index),
+            "search_mode": ctx.search_mode,
+            # "" is the offline reasoner; the page sends a choice back as the run's context.
+            "chat_models": [ctx.chat_model],
+            "chat_model": ctx.chat_model,
+        }
+    )
+
+
+async def upload_docs(request: Request) -> Response:
+    """Upload files and ingest them, streaming progress as NDJSON.
+
+    ---
+    summary: Upload files (multipart, parts named files) and ingest them (POST)
+    responses:
+      200:
+        description: >-
+          application/x-ndjson, one event a line: file_started, batch, file_done,
+          file_skipped, finished; error when ingestion fails
+      400: {description: not a multipart upload, or too many files}
+      413: {description: a file is larger than TREERAG_UPLOAD_MAX_MB}
+    """
+    ctx = context_for(request)
+    limit = ctx.upload_max_mb * 1024 * 1024
+    length = int(request.headers.get("content-length") or 0)
+    if length > limit * MAX_FILES + 1024 * 1024:
+        return _json(
+            {"error": f"the upload is larger than {MAX_FILES} x {ctx.upload_max_mb} MB"}, 413
+        )
+    try:
+        form = await request.form(max_files=MAX_FILES, max_fields=10)
+    except Exception as exc:  # malformed body, or more parts than allowed
+        return _json({"error": f"not a valid multipart upload: {exc}"}, 400)
+    files = [f for f in form.getlist("files") if isinstance(f, UploadFile)]
+    if not files:
+        await form.close()
+        return _json({"error": "no file: send parts named 'files'"}, 400)
+    too_big = [f.filename for f in files if (f.size or 0) > limit]
+    if too_big:
+        await form.close()
+        return _json(
+            {"error": f"larger than {ctx.upload_max_mb} MB: {', '.join(map(str, too_big))}"}, 413
+        )
+    return StreamingResponse(
+        _ingest_stream(ctx, form, files),
+        media_type="application/x-ndjson",
+        headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
+    )
+
+
+def _line(event: dict[str, Any]) -> bytes:
+    return (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def _accept(ctx: Context, upload: UploadFile) -> tuple[str, Path]:
+    """Check and write one upload (blocking); return its shown name and its saved path."""
+    name = safe_name(upload.filename or "")
+    head = upload.file.read(SNIFF_BYTES)
+    sniff(name, head)
+    return name, save(ctx, name, upload.file)
+
+
+async def _ingest_stream(ctx: Context, form: Any, files: list[UploadFile]) -> AsyncIterator[bytes]:
+    from treerag.documents import ingest_files
+    from treerag.documents.operations import remember_skipped
+    from treerag.web.uploads import uploads_dir
+
+    refused: list[dict[str, str]] = []
+    accepted: list[tuple[str, Path]] = []
+    try:
+        for upload in files:
+            shown = upload.filename or "(unnamed)"
+            try:
+                accepted.append(await asyncio.to_thread(_accept, ctx, upload))
+            except UploadRefused as exc:
+                await asyncio.to_thread(remember_skipped, ctx, shown, str(exc))
+                yield _line({"event": "file_started", "name": shown, "size": upload.size or 0})
+                yield _line({"event": "file_skipped", "name": shown, "reason": str(exc)})
+                refused.append({"name": shown, "reason": str(exc)})
+    finally:
+        await form.close()
+    loop = asyncio.get_running_loop()
+    queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    def on_event(event: dict[str, Any]) -> None:
+        loop.call_soon_threadsafe(queue.put_nowait, event)
+
+    def work() -> None:
+        try:
+            base = str(uploads_dir(ctx).parent)
+            ingest_files(
+                [p for _, p in accepted],
+                ctx,
+                names=[n for n, _ in accepted],
+                on_event=on_event,
+                tree_base=base,
+            )
+        except Exception as exc:  # reported on the stream: the page shows it
+            log.exception("upload ingestion failed")
+            on_event({"event": "error", "message": f"{type(exc).__name__}: {exc}"})
+        finally:
+            loop.call_soon_threadsafe(queue.put_nowait, None)
+
+    task = asyncio.create_task(asyncio.to_thread(work))
+    while (event := await queue.get()) is not None:
+        if event.get("event") == "finished":
+            event = {**event, "skipped": refused + event["skipped"]}
+        yield _line(event)
+    await task
