@@ -65,7 +65,8 @@ def files(tmp_path) -> list[Path]:
 
 
 def _sources(page: Any) -> list[str]:
-    return page.locator(".msg.ai >> nth=-1").locator(".sources .source-path").all_inner_texts()
+    paths = page.locator(".msg.ai >> nth=-1").locator(".sources .source-path").all_inner_texts()
+    return [p.strip() for p in paths]
 
 
 def _wait_uploaded(page: Any) -> None:
@@ -82,7 +83,7 @@ def _check_upload(page: Any) -> None:
     expect(bad).to_have_class("upload skipped")
     reason = bad.locator(".upload-status").inner_text()
     assert reason.startswith("skipped: ") and len(reason) > len("skipped: ")
-    skipped = page.locator(f"#docs-skipped li[data-name='{BAD_NAME}']")
+    skipped = page.locator(f"#docs-skipped li[data-name='{BAD_NAME}']").first
     expect(skipped).to_be_visible()
     assert skipped.locator(".skipped-reason").inner_text().strip(" —")
     row = page.locator("#docs-list tr", has_text=GOOD_NAME)

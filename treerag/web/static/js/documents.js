@@ -181,7 +181,7 @@ export class Documents {
         break;
       }
       case "file_done": {
-        const row = this.setRow(ev.name, "done", `added ${ev.chunks_added} chunks`);
+        const row = this.setRow(ev.name, "done", `added ${ev.chunks_added} chunk${ev.chunks_added === 1 ? "" : "s"}`);
         row.bar.max = 1;
         row.bar.value = 1;
         break;
