@@ -2,7 +2,7 @@
 
 Run from the repository root::
 
-    python -m benchmarks.web_page            # 4 questions x 2 rounds
+    python -m benchmarks.web_page            # 4 questions x 3 rounds
     python -m benchmarks.web_page --write    # also splice the results into BENCHMARKS.md
 
 One `langgraph dev` server over the sample corpus (offline reasoner) serves both clients.
@@ -22,6 +22,7 @@ import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -41,9 +42,18 @@ QUESTIONS = [
     "沈疑微是谁？",
 ]
 
+# What the page sends as the run context with its default settings: the client sends it too.
+PAGE_CONTEXT = {"top_k": 5, "max_depth": 2, "search_mode": "hybrid"}
+
 # Page-side clock: the submit, the first root-answer token drawn, the rendered answer.
 _PAGE_CLOCK = """
 window.__bench = [];
+window.__streamAt = 0;
+const pageFetch = window.fetch.bind(window);
+window.fetch = (url, init) => {
+  if (String(url).endsWith("/runs/stream")) window.__streamAt = performance.now();
+  return pageFetch(url, init);
+};
 document.addEventListener("DOMContentLoaded", () => {
   let t0 = 0, first = 0;
   document.getElementById("ask-form").addEventListener("submit", () => {
@@ -58,7 +68,8 @@ document.addEventListener("DOMContentLoaded", () => {
       }
       if (r.type === "attributes" && r.attributeName === "aria-busy"
           && el.classList.contains("msg") && el.getAttribute("aria-busy") === "false") {
-        window.__bench.push({ ttft: first - t0, total: performance.now() - t0 });
+        const now = performance.now();
+        window.__bench.push({ ttft: first - t0, total: now - t0, setup: window.__streamAt - t0 });
       }
     }
   }).observe(document.body, { subtree: true, attributes: true,
@@ -80,7 +91,7 @@ def ask_page(page: Any, question: str) -> dict[str, float]:
 
 async def ask_client(url: str, question: str) -> dict[str, float]:
     """Ask through the CLI's server client on a new thread; return timings in ms."""
-    backend = RemoteBackend(url, {})
+    backend = RemoteBackend(url, dict(PAGE_CONTEXT))
     await backend.open()
     try:
         thread_id = await backend.new_thread()
@@ -96,6 +107,12 @@ async def ask_client(url: str, question: str) -> dict[str, float]:
     return {"ttft": (first - t0) * 1000, "total": (total - t0) * 1000}
 
 
+def client_in_thread(url: str, question: str) -> dict[str, float]:
+    """`ask_client` on its own thread (playwright's sync API holds this thread's loop)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, ask_client(url, question)).result()
+
+
 def measure(url: str, rounds: int) -> list[dict[str, Any]]:
     """Paired timings of every question on both clients, order alternating per round."""
     from playwright.sync_api import sync_playwright
@@ -105,19 +122,24 @@ def measure(url: str, rounds: int) -> list[dict[str, Any]]:
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True
         )
-        page = browser.new_context(viewport={"width": 1500, "height": 950}).new_page()
+        # CSP bypassed only so that the clock can be read with wait_for_function.
+        context = browser.new_context(viewport={"width": 1500, "height": 950}, bypass_csp=True)
+        page = context.new_page()
         page.add_init_script(_PAGE_CLOCK)
         page.goto(f"{url}/ui")
         page.wait_for_selector("body[data-ready='1']")
-        ask_page(page, "warm-up: who is Orla Venn?")
-        asyncio.run(ask_client(url, "warm-up: who is Orla Venn?"))
+        # Warm the server's caches (judge verdicts, loaded stores) for every question first,
+        # so that neither client profits from the other's run.
+        for question in QUESTIONS:
+            ask_page(page, question)
+            client_in_thread(url, question)
         for r in range(rounds):
             for question in QUESTIONS:
                 if r % 2 == 0:
                     on_page = ask_page(page, question)
-                    on_cli = asyncio.run(ask_client(url, question))
+                    on_cli = client_in_thread(url, question)
                 else:
-                    on_cli = asyncio.run(ask_client(url, question))
+                    on_cli = client_in_thread(url, question)
                     on_page = ask_page(page, question)
                 rows.append({"question": question, "page": on_page, "cli": on_cli})
                 print(f"{question}: page {on_page} cli {on_cli}", flush=True)
@@ -149,6 +171,13 @@ def report(rows: list[dict[str, Any]], rounds: int) -> str:
         lines.append(
             f"| {label} | {med(key, 'page'):.0f} | {med(key, 'cli'):.0f} | {diff(key):+.0f} |"
         )
+    setup = statistics.median(r["page"]["setup"] for r in rows)
+    lines += [
+        "",
+        f"The page's own set-up before its run request (creating the thread on the first "
+        f"question, listing it): median {setup:.0f} ms. Each question was asked once on both "
+        "clients before timing, to warm the server's caches.",
+    ]
     worst = max(diff("ttft"), diff("total"))
     verdict = "met" if worst <= 100 else "missed"
     lines += [
@@ -161,7 +190,7 @@ def report(rows: list[dict[str, Any]], rounds: int) -> str:
 def main() -> None:
     """Measure and print (and with --write, publish) the section."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
     args = parser.parse_args()
     if not CHROMIUM.exists():

@@ -4,9 +4,17 @@ import { getChunk } from "./api.js";
 import { renderMarkdown } from "./markdown.js";
 import { $, basename, clear, copyButton, el, langOf, textEl } from "./dom.js";
 
+// Scroll the chat to its end once per frame at most: reading scrollHeight forces a layout,
+// and tokens can arrive many times a frame.
+let scrollQueued = false;
 export function scrollMessages() {
-  const box = $("messages");
-  box.scrollTop = box.scrollHeight;
+  if (scrollQueued) return;
+  scrollQueued = true;
+  requestAnimationFrame(() => {
+    scrollQueued = false;
+    const box = $("messages");
+    box.scrollTop = box.scrollHeight;
+  });
 }
 
 function hideHint() {

@@ -121,7 +121,7 @@ export class Documents {
     try {
       const out = await fetchJSON(`/ui/api/docs?source=${encodeURIComponent(source)}`, { method: "DELETE" });
       const stores = Object.keys(STORE_NAMES).map((k) => `${STORE_NAMES[k]} ${out[k]}`).join(", ");
-      this.say(`Deleted ${basename(source)}: ${out.deleted_chunks} chunks (${stores}).`, "ok");
+      this.say(`Deleted ${basename(source)}: ${out.deleted_chunks} chunk${out.deleted_chunks === 1 ? "" : "s"} (${stores}).`, "ok");
       forgetChunks();
     } catch (err) {
       this.say(`could not delete ${basename(source)}: ${err.message}`, "error");
