@@ -82,15 +82,25 @@ def _openai_chat_model(
     return ChatOpenAI(**kwargs)
 
 
+_local_models: dict[tuple, tuple[BaseChatModel, object]] = {}
+
+
 def _local_chat_model(ctx: Context, spec: str) -> BaseChatModel:
     """Start (once per process) the local llama.cpp server and talk to it as `openai:` does."""
     from treerag.local_llm.server import default_threads, ensure_server
     from treerag.local_llm.weights import resolve
 
+    threads = ctx.local_threads or default_threads()
+    key = (spec, ctx.local_model_sha256, ctx.local_n_ctx, threads, ctx.llm_timeout_s)
+    known = _local_models.get(key)
+    if known is not None and known[1].alive():  # type: ignore[attr-defined]
+        return known[0]
     weights = resolve(spec, ctx.local_model_sha256)
-    server = ensure_server(weights, ctx.local_n_ctx, ctx.local_threads or default_threads())
+    server = ensure_server(weights, ctx.local_n_ctx, threads)
     # Temperature 0: the judge's verdicts should not vary from run to run.
-    return _openai_chat_model(ctx, weights.alias, server.base_url, "local", temperature=0)
+    model = _openai_chat_model(ctx, weights.alias, server.base_url, "local", temperature=0)
+    _local_models[key] = (model, server)
+    return model
 
 
 def get_embeddings(ctx: Context) -> Embeddings:

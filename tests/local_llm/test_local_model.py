@@ -29,7 +29,13 @@ pytestmark = pytest.mark.slow
 
 QUESTION = "Which guild built the Saltwren, Aldous Brennick's ship?"
 # Small trees keep a CPU-only 1.5B model within minutes: 3 chunks, one level of follow-ups.
-SMALL = {"TREERAG_TOP_K": "3", "TREERAG_MAX_DEPTH": "1", "TREERAG_MAX_SUBQUERIES": "1"}
+SMALL = {
+    "TREERAG_TOP_K": "3",
+    "TREERAG_MAX_DEPTH": "1",
+    "TREERAG_MAX_SUBQUERIES": "1",
+    # Generous: on a busy CPU a first call (its prompt not yet cached) can take minutes.
+    "TREERAG_LLM_TIMEOUT_S": "900",
+}
 TREERAG = [str(Path(sys.executable).parent / "treerag")]
 
 
@@ -92,7 +98,7 @@ async def test_langgraph_dev_answers_a_chat_turn_with_streamed_tokens(
     sample_data, weights, tmp_path
 ):
     data = copy_data(sample_data, tmp_path / "data")
-    context = {"chat_model": "local", "top_k": 2, "max_depth": 0}
+    context = {"chat_model": "local", "top_k": 2, "max_depth": 0, "llm_timeout_s": 900}
     with langgraph_server(data) as url:
         client = get_client(url=url)
         thread = await client.threads.create()

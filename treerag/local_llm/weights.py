@@ -65,6 +65,13 @@ def cache_dir() -> Path:
     return Path(base) / "treerag" / "models"
 
 
+def model_name(spec: str) -> str:
+    """The name the model is served and reported under, without touching any file."""
+    if not spec or spec in BUNDLED:
+        return BUNDLED.get(spec, DEFAULT).name
+    return Path(spec).stem
+
+
 def resolve(spec: str, expected_sha256: str = "") -> ResolvedWeights:
     """Turn the part after `local:` into a file: a bundled name (assembled once) or a path.
 
@@ -81,7 +88,7 @@ def resolve(spec: str, expected_sha256: str = "") -> ResolvedWeights:
             f"TREERAG_CHAT_MODEL=local:{spec}: no such GGUF file (give a path to a .gguf file "
             f"or one of: {known})"
         )
-    return ResolvedWeights(path.resolve(), path.stem, expected_sha256.lower(), bundled=False)
+    return ResolvedWeights(path.resolve(), model_name(spec), expected_sha256.lower(), bundled=False)
 
 
 def chunk_files(weights: BundledWeights) -> list[Path]:

@@ -12,19 +12,13 @@ def get_reasoner(ctx: Context) -> Reasoner:
     """Return the LLM reasoner when a chat model is configured, else the offline one."""
     from treerag.models import get_chat_model
 
-    model = get_chat_model(ctx)
-    if model is None:
-        return _offline_reasoner(ctx)
     if ctx.chat_model.partition(":")[0] == "local":
         from treerag.reasoning.local import LocalReasoner
 
-        return LocalReasoner(
-            model,
-            _offline_reasoner(ctx),
-            timeout_s=ctx.llm_timeout_s,
-            retries=ctx.llm_retries,
-            prompt_overrides=ctx.prompt_overrides,
-        )
+        return LocalReasoner(ctx, _offline_reasoner(ctx))
+    model = get_chat_model(ctx)
+    if model is None:
+        return _offline_reasoner(ctx)
     from treerag.reasoning.llm import LLMReasoner
 
     return LLMReasoner(model, ctx.llm_timeout_s, ctx.llm_retries, ctx.prompt_overrides)

@@ -9,25 +9,54 @@ Role by role (figures in README, "A real LLM with no API key"):
   lookup and the lexical agent already take;
 - condensing a chat message: the offline rule (the previous turn's names are appended when
   the message leans on it), which costs no call before the tree even starts.
+
+The model server starts on the first judge or answer, in a worker thread: starting it means
+reading files and waiting for a process, which must not happen on the event loop (`langgraph
+dev` refuses blocking calls there).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from langchain_core.language_models import BaseChatModel
-
-from treerag.reasoning.base import Reasoner
+from treerag.context import Context
+from treerag.reasoning.base import EvidenceItem, Judgement, Reasoner
 from treerag.reasoning.llm import LLMReasoner
 
 
 class LocalReasoner(LLMReasoner):
-    """An LLMReasoner that hands the roles the small model does worse or too slowly offline."""
+    """An LLMReasoner on the local model, which hands some roles to the offline reasoner."""
 
-    def __init__(self, model: BaseChatModel, offline: Reasoner, **kwargs: Any):
-        """Wrap the local chat model; `offline` takes the keyword, extraction and condense roles."""
-        super().__init__(model, **kwargs)
+    def __init__(self, ctx: Context, offline: Reasoner):
+        """Name the local model now; start its server on the first call that needs it."""
+        from treerag.local_llm.weights import model_name
+
+        super().__init__(
+            None,  # type: ignore[arg-type]  # set by _ready()
+            timeout_s=ctx.llm_timeout_s,
+            retries=ctx.llm_retries,
+            prompt_overrides=ctx.prompt_overrides,
+        )
+        self.name = model_name(ctx.chat_model.partition(":")[2])
+        self._ctx = ctx
         self._offline = offline
+
+    async def _ready(self) -> None:
+        if self.model is None:
+            from treerag.models import get_chat_model
+
+            self.model = await asyncio.to_thread(get_chat_model, self._ctx)
+
+    async def judge(self, question: str, title: str, text: str) -> Judgement:
+        """The LLM judge, once the server is up."""
+        await self._ready()
+        return await super().judge(question, title, text)
+
+    async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
+        """The LLM answer, once the server is up."""
+        await self._ready()
+        return await super().answer(question, evidence, extra_context)
 
     def keyword_agent(self) -> Any:
         """The lexical keyword agent (see the module docstring for why)."""
