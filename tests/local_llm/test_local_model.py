@@ -25,7 +25,8 @@ from tests.clients.server import (
 from treerag.context import Context
 from treerag.local_llm.weights import DEFAULT, LocalModelError, assemble, sha256_of
 
-pytestmark = pytest.mark.slow
+# Under three minutes on two idle cores; the limit leaves room for a busy machine.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
 
 QUESTION = "Which guild built the Saltwren, Aldous Brennick's ship?"
 # Small trees keep a CPU-only 1.5B model within minutes: 3 chunks, one level of follow-ups.
@@ -51,7 +52,7 @@ def weights() -> Path:
 
 
 def local_env(data_dir: Path, **extra: str) -> dict[str, str]:
-    env = offline_env(data_dir, TREERAG_CHAT_MODEL="local", **SMALL, **extra)
+    env = offline_env(data_dir, **{"TREERAG_CHAT_MODEL": "local", **SMALL, **extra})
     for key in ("HOME", "XDG_CACHE_HOME"):  # where the assembled weights are
         if key in os.environ:
             env[key] = os.environ[key]
