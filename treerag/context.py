@@ -20,6 +20,13 @@ GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600,
 """Default token budgets of the knowledge-graph context, per part."""
 
 
+LOCAL_DEFAULTS = {"top_k": 3, "max_depth": 1, "max_subqueries": 2, "answer_token_budget": 1000}
+"""Defaults of the `local` chat model (a CPU-only 1.5B model, ~4 s a call on two idle cores):
+a smaller tree, and an answer context that fits its 4096-token window even for Chinese text
+(about one token per character, where the budget assumes three). Settings given explicitly or
+in the environment win."""
+
+
 class SettingsError(ValueError):
     """A setting has a value that cannot be used; the message names the setting."""
 
@@ -90,10 +97,19 @@ class Context:
     )
     chat_model: str = _setting(
         "",
-        "Chat model: 'openai:<model>' (any OpenAI-compatible endpoint) or 'registered:<name>' (a model object registered from Python); empty = the offline reasoner.",
+        "Chat model: 'openai:<model>' (any OpenAI-compatible endpoint), 'local' or 'local:<path.gguf>' (a bundled llama.cpp server, extra [local]) or 'registered:<name>' (a model object registered from Python); empty = the offline reasoner.",
     )
     chat_base_url: str = _setting(
         "", "Base URL of the chat endpoint; empty = OPENAI_BASE_URL or OpenAI."
+    )
+    local_threads: int = _setting(
+        0,
+        "CPU threads of the local model server (chat_model=local); 0 = half the usable cores (about the physical ones), 1 to 8.",
+    )
+    local_n_ctx: int = _setting(4096, "Context window of the local model server, in tokens.")
+    local_model_sha256: str = _setting(
+        "",
+        "Expected sha256 of the GGUF file given as local:<path.gguf>; empty = not checked (the bundled weights are always checked).",
     )
     embedding_model: str = _setting(
         "minilm", "Embeddings: 'minilm' (offline all-MiniLM-L6-v2, ONNX) or 'openai:<model>'."
@@ -172,6 +188,11 @@ class Context:
             except ValueError as exc:
                 raise SettingsError(f"setting tenant: {exc}") from exc
         _check_data_dir(self.data_path)
+        if self.chat_model.partition(":")[0] == "local":
+            for name, value in LOCAL_DEFAULTS.items():
+                if self._sources[name] == "default":
+                    setattr(self, name, value)
+                    self._sources[name] = "default (local)"
 
     @property
     def data_path(self) -> Path:

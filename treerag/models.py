@@ -26,6 +26,8 @@ def register_chat_model(name: str, model: BaseChatModel) -> None:
 def split_model_string(value: str, setting: str) -> tuple[str, str]:
     """Split "provider:model" and check the provider, naming the setting on error."""
     provider, sep, model = value.partition(":")
+    if provider == "local":  # `local` alone is the bundled default model
+        return provider, model
     if not sep or not model:
         raise SettingsError(
             f"{setting}={value!r}: expected 'provider:model', e.g. 'openai:gpt-4o-mini'"
@@ -80,13 +82,45 @@ def get_chat_model(ctx: Context) -> BaseChatModel | None:
                 "(call treerag.models.register_chat_model first)"
             )
         return _registered_chat_models[model]
+    if provider == "local":
+        return _local_chat_model(ctx, model)
     _require_key("TREERAG_CHAT_MODEL")
+    return _openai_chat_model(ctx, model, ctx.chat_base_url)
+
+
+def _openai_chat_model(
+    ctx: Context, model: str, base_url: str, api_key: str = "", **extra: object
+) -> BaseChatModel:
+    """The one client of every OpenAI-compatible endpoint, remote or the local server."""
     from langchain_openai import ChatOpenAI
 
-    kwargs: dict = {"model": model, "timeout": ctx.llm_timeout_s, "max_retries": 0}
-    if ctx.chat_base_url:
-        kwargs["base_url"] = ctx.chat_base_url
+    kwargs: dict = {"model": model, "timeout": ctx.llm_timeout_s, "max_retries": 0, **extra}
+    if base_url:
+        kwargs["base_url"] = base_url
+    if api_key:
+        kwargs["api_key"] = api_key
     return ChatOpenAI(**kwargs)
+
+
+_local_models: dict[tuple, tuple[BaseChatModel, object]] = {}
+
+
+def _local_chat_model(ctx: Context, spec: str) -> BaseChatModel:
+    """Start (once per process) the local llama.cpp server and talk to it as `openai:` does."""
+    from treerag.local_llm.server import default_threads, ensure_server
+    from treerag.local_llm.weights import resolve
+
+    threads = ctx.local_threads or default_threads()
+    key = (spec, ctx.local_model_sha256, ctx.local_n_ctx, threads, ctx.llm_timeout_s)
+    known = _local_models.get(key)
+    if known is not None and known[1].alive():  # type: ignore[attr-defined]
+        return known[0]
+    weights = resolve(spec, ctx.local_model_sha256)
+    server = ensure_server(weights, ctx.local_n_ctx, threads)
+    # Temperature 0: the judge's verdicts should not vary from run to run.
+    model = _openai_chat_model(ctx, weights.alias, server.base_url, "local", temperature=0)
+    _local_models[key] = (model, server)
+    return model
 
 
 def get_embeddings(ctx: Context) -> Embeddings:

@@ -68,6 +68,10 @@ def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOp
         model = get_chat_model(ctx)
         if model is None:
             return "none: the offline reasoner answers (set TREERAG_CHAT_MODEL=openai:<model>)"
+        if ctx.chat_model.partition(":")[0] == "local":
+            from treerag.local_llm.server import describe, running_servers
+
+            return f"{ctx.chat_model}: {describe(running_servers()[-1])}"
         url = ctx.chat_base_url or os.environ.get("OPENAI_BASE_URL") or "api.openai.com"
         return f"{ctx.chat_model} configured at {url}"
 

@@ -8,7 +8,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
 from pydantic import BaseModel
-from tenacity import AsyncRetrying, stop_after_attempt
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from treerag.keyword_tree import (
     BranchDecision,
@@ -21,6 +21,7 @@ from treerag.keyword_tree import (
 )
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted
+from treerag.reasoning.structured import KEYWORD_MAX_TOKENS, structured, truncated
 
 
 def _candidates(nodes: list[CandidateNode]) -> str:
@@ -51,11 +52,15 @@ class LLMKeywordAgent:
 
     async def _ask(self, schema: type[BaseModel], prompt_name: str, **slots: Any) -> Any:
         prompt = get_prompt(prompt_name, self.prompts).format(**slots)
-        structured = self.model.with_structured_output(schema)
-        async for attempt in AsyncRetrying(stop=stop_after_attempt(self.retries + 1), reraise=True):
+        runnable = structured(self.model, schema, KEYWORD_MAX_TOKENS)
+        async for attempt in AsyncRetrying(
+            stop=stop_after_attempt(self.retries + 1),
+            retry=retry_if_exception(lambda exc: not truncated(exc)),
+            reraise=True,
+        ):
             with attempt:
                 result = await asyncio.wait_for(
-                    structured.ainvoke([HumanMessage(content=prompt)]), timeout=self.timeout_s
+                    runnable.ainvoke([HumanMessage(content=prompt)]), timeout=self.timeout_s
                 )
                 return result if isinstance(result, schema) else schema.model_validate(result)
         raise RuntimeError("unreachable")  # AsyncRetrying either returns or re-raises

@@ -7,11 +7,20 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
-from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted, untrusted_title
 from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict
+from treerag.reasoning.structured import (
+    ANSWER_MAX_TOKENS,
+    CONDENSE_MAX_TOKENS,
+    EXTRACTION_MAX_TOKENS,
+    JUDGE_MAX_TOKENS,
+    capped,
+    structured,
+    truncated,
+)
 
 
 class LLMReasoner:
@@ -45,17 +54,18 @@ class LLMReasoner:
         prompt = get_prompt("judge", self.prompts).format(
             question=question, title=untrusted_title(title), text=untrusted(text)
         )
-        structured = self.model.with_structured_output(JudgeVerdict)
+        judge = structured(self.model, JudgeVerdict, JUDGE_MAX_TOKENS)
         attempts = 0
         try:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self.retries + 1),
-                retry=retry_if_exception_type(Exception),
+                # A reply cut off by its token cap would run away again: degrade at once.
+                retry=retry_if_exception(lambda exc: not truncated(exc)),
                 reraise=True,
             ):
                 with attempt:
                     attempts += 1
-                    verdict = await self._call(structured, [HumanMessage(content=prompt)])
+                    verdict = await self._call(judge, [HumanMessage(content=prompt)])
                     if isinstance(verdict, dict):
                         verdict = JudgeVerdict.model_validate(verdict)
         except Exception as exc:  # degrade: the tree shows the failure, the run goes on
@@ -87,7 +97,9 @@ class LLMReasoner:
             ),
         )
         try:
-            message = await self._call(self.model, [HumanMessage(content=prompt)])
+            message = await self._call(
+                capped(self.model, ANSWER_MAX_TOKENS), [HumanMessage(content=prompt)]
+            )
         except Exception as exc:  # the answer degrades to the evidence list, never to nothing
             cited = " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
             return f"(the answer model failed: {type(exc).__name__}) Relevant evidence: {cited}"
@@ -98,7 +110,7 @@ class LLMReasoner:
         from treerag.knowledge_graph import ExtractionResult, RunnableExtractor
 
         template = get_prompt("extraction", self.prompts)
-        runnable = self.model.with_structured_output(ExtractionResult).with_retry(
+        runnable = structured(self.model, ExtractionResult, EXTRACTION_MAX_TOKENS).with_retry(
             stop_after_attempt=self.retries + 1
         )
         return RunnableExtractor(
@@ -130,7 +142,9 @@ async def _condense(reasoner: LLMReasoner, history: list[tuple[str, str]], messa
     lines = "\n".join(f"{role}: {text}" for role, text in history[-8:])
     prompt = get_prompt("condense", reasoner.prompts).format(history=lines, message=message)
     try:
-        reply = await reasoner._call(reasoner.model, [HumanMessage(content=prompt)])
+        reply = await reasoner._call(
+            capped(reasoner.model, CONDENSE_MAX_TOKENS), [HumanMessage(content=prompt)]
+        )
     except Exception:  # a failed rewrite falls back to the message as asked
         return message
     return str(reply.content).strip() or message

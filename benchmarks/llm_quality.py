@@ -1,0 +1,254 @@
+"""Answer quality with a real LLM: naive, judge, full and a CRAG-style baseline, same run.
+
+Run from the repository root (needs the `local` extra)::
+
+    python benchmarks/llm_quality.py --limit 30            # the first 30 questions of each set
+    python benchmarks/llm_quality.py --limit 5 --sets rgb  # a quick look at the Chinese set
+    python benchmarks/llm_quality.py --write               # also splice into BENCHMARKS.md
+
+Every mode answers with the same chat model (`--model`, default `local`: the bundled
+Qwen2.5-Coder-1.5B on llama.cpp, with the `local` preset's top_k 3 and max_depth 1) over the
+same store (one passage per chunk):
+
+- naive: retrieve top-k, answer over all of it (1 call);
+- judge: the rag graph with max_depth 0 (k judges + 1 answer);
+- full: the whole rag graph (judges, follow-up sub-runs, answers);
+- crag: the corrective-RAG loop of LangGraph's tutorial, written here: grade the k chunks one
+  after another (the same judge; relevant = score 1 or 2), rewrite the question once if none
+  is relevant, retrieve again, answer over the relevant chunks (or the new ones).
+
+Reported per set and mode: EM, token F1, answer-contains-gold (a normalised gold answer is a
+substring of the normalised answer), recall@5 of the ranked evidence, LLM calls, tokens (as
+the server reports them), and the p50 latency of one question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks._report import machine_summary, percentile, publish  # noqa: E402
+from treerag.context import Context  # noqa: E402
+from treerag.eval.datasets import Dataset, load_dataset  # noqa: E402
+from treerag.eval.metrics import clean_answer, normalize_answer  # noqa: E402
+from treerag.eval.runner import (  # noqa: E402
+    Outcome,
+    Store,
+    mode_context,
+    prepare_store,
+    run_mode,
+    score,
+)
+
+DATASETS = ROOT.parent / "shared" / "datasets"
+SETS = {
+    "hotpotqa": ("hotpotqa_100", "questions.json", "corpus.json", "hotpotqa"),
+    "rgb": ("rgb_zh_300", "questions.jsonl", "corpus.jsonl", "generic"),
+}
+MODES = ("naive", "judge", "full", "crag")
+REWRITE_PROMPT = """Rewrite the question below as a better search query for a document search
+engine: keep its names, add the words a relevant passage would contain, keep its language.
+Reply with the query only.
+
+Question: {question}"""
+
+
+def contains_gold(answer: str, golds: list[str]) -> float:
+    """1.0 when a normalised gold answer occurs in the normalised answer."""
+    text = normalize_answer(clean_answer(answer))
+    return float(any(normalize_answer(g) and normalize_answer(g) in text for g in golds))
+
+
+async def run_crag(question: str, ctx: Context) -> Outcome:
+    """Grade each retrieved chunk in turn; rewrite once and retrieve again if none is relevant."""
+    from langchain_core.messages import HumanMessage
+
+    from treerag.models import get_embeddings
+    from treerag.reasoning import EvidenceItem, get_reasoner
+    from treerag.reasoning.structured import CONDENSE_MAX_TOKENS, capped
+    from treerag.retrievers.chunk_store import ChunkStore
+    from treerag.retrievers.hybrid import from_context
+
+    start = time.perf_counter()
+    retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)))
+    reasoner = get_reasoner(ctx)
+    hits = [doc for doc, _ in retriever.get_similar_chunk_with_score(question)]
+    calls, relevant = 0, []
+    for doc in hits:  # one after another, as the tutorial's grader loop
+        verdict = await reasoner.judge(question, doc.metadata.get("title", ""), doc.page_content)
+        calls += verdict.calls
+        if verdict.score > 0:
+            relevant.append(doc)
+    if not relevant:
+        model = capped(reasoner.model, CONDENSE_MAX_TOKENS)  # type: ignore[attr-defined]
+        reply = await model.ainvoke(
+            [HumanMessage(content=REWRITE_PROMPT.format(question=question))]
+        )
+        calls += 1
+        rewritten = str(reply.content).strip() or question
+        relevant = [doc for doc, _ in retriever.get_similar_chunk_with_score(rewritten)]
+    evidence = [
+        EvidenceItem(
+            n=n,
+            chunk_id=str(doc.id),
+            title=doc.metadata.get("title", ""),
+            source=doc.metadata.get("source", ""),
+            text=doc.page_content,
+            score=1,
+        )
+        for n, doc in enumerate(relevant, 1)
+    ]
+    answer = await reasoner.answer(question, evidence, "")
+    calls += 1
+    return Outcome(
+        answer=answer,
+        evidence=[
+            {"chunk_id": e.chunk_id, "title": e.title, "source": e.source, "score": 1, "depth": 0}
+            for e in evidence
+        ],
+        llm_calls=calls,
+        latency_s=time.perf_counter() - start,
+        tree={"runs": 1, "chunks": len(hits), "depth": 0},
+        reasoner=reasoner.name,
+        extractive=False,
+    )
+
+
+async def run_one(mode: str, question: str, ctx: Context) -> Outcome:
+    """One mode on one question, with the chat model's token usage."""
+    if mode != "crag":
+        return await run_mode(mode, question, ctx)
+    from langchain_core.callbacks import get_usage_metadata_callback
+
+    from treerag.eval.runner import _tokens
+
+    with get_usage_metadata_callback() as usage:
+        outcome = await run_crag(question, ctx)
+    outcome.tokens = _tokens(dict(usage.usage_metadata))
+    return outcome
+
+
+def load(name: str) -> Dataset:
+    folder, questions, corpus, fmt = SETS[name]
+    return load_dataset(DATASETS / folder / questions, DATASETS / folder / corpus, fmt)  # type: ignore[arg-type]
+
+
+async def run_set(
+    name: str, base: Context, out: Path, limit: int, modes: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    """Ingest one set and run every mode on its first `limit` questions."""
+    dataset = load(name)
+    store: Store = prepare_store(dataset, base)
+    records = []
+    for question in dataset.limited(limit):
+        for mode in modes:
+            ctx = mode_context(store, "judge" if mode == "judge" else "full", out / name, None)
+            ctx = replace(ctx, data_dir=str(out / name / "state" / mode))
+            outcome = await run_one(mode, question.question, ctx)
+            record = score(mode, question, outcome, dataset, store)
+            record["contains"] = contains_gold(outcome.answer, list(question.answers))
+            records.append(record)
+            print(
+                json.dumps(
+                    {k: record[k] for k in ("mode", "id", "f1", "contains", "llm_calls")}
+                    | {"latency_s": record["latency_s"], "answer": record["answer"][:120]},
+                    ensure_ascii=False,
+                ),
+                flush=True,
+            )
+    return records
+
+
+def summarize(records: list[dict[str, Any]], mode: str) -> dict[str, float]:
+    rows = [r for r in records if r["mode"] == mode]
+    if not rows:
+        return {}
+
+    def mean(key: str) -> float:
+        return statistics.fmean(float(r[key]) for r in rows)
+
+    tokens = [float((r.get("tokens") or {}).get("total", 0)) for r in rows]
+    return {
+        "n": len(rows),
+        "em": mean("em"),
+        "f1": mean("f1"),
+        "contains": mean("contains"),
+        "recall@5": mean("recall@5"),
+        "calls": mean("llm_calls"),
+        "tokens": statistics.fmean(tokens),
+        "p50_s": percentile([float(r["latency_s"]) for r in rows], 50),
+    }
+
+
+def table(name: str, records: list[dict[str, Any]], modes: tuple[str, ...]) -> list[str]:
+    rows = [
+        f"**{name}**",
+        "",
+        "| mode | n | EM | F1 | contains gold | recall@5 | LLM calls | tokens | p50 s |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for mode in modes:
+        s = summarize(records, mode)
+        if s:
+            rows.append(
+                f"| {mode} | {s['n']} | {s['em']:.2f} | {s['f1']:.2f} | {s['contains']:.2f} | "
+                f"{s['recall@5']:.2f} | {s['calls']:.1f} | {s['tokens']:.0f} | {s['p50_s']:.0f} |"
+            )
+    return [*rows, ""]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=30, help="first N questions of each set")
+    parser.add_argument("--sets", default="hotpotqa,rgb", help="hotpotqa, rgb or both")
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--model", default="local", help="TREERAG_CHAT_MODEL for every mode")
+    parser.add_argument("--results", type=Path, help="also write the results lines here")
+    parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
+    args = parser.parse_args()
+    modes = tuple(m for m in args.modes.split(",") if m)
+    sets = [s for s in args.sets.split(",") if s]
+    start = time.perf_counter()
+    lines: list[str] = []
+    all_records: list[dict[str, Any]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        base = Context(data_dir=str(Path(tmp) / "data"), chat_model=args.model)
+        for name in sets:
+            records = asyncio.run(run_set(name, base, Path(tmp) / "out", args.limit, modes))
+            all_records += records
+            lines += table(f"{name} (first {args.limit} questions)", records, modes)
+    if args.results:
+        args.results.write_text(
+            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in all_records)
+        )
+    minutes = (time.perf_counter() - start) / 60
+    base_ctx = Context(chat_model=args.model)
+    markdown = "\n".join(
+        [
+            "## Answer quality with a local LLM (`benchmarks/llm_quality.py`)",
+            "",
+            f"Machine: {machine_summary()}. Model: `{args.model}`; top_k {base_ctx.top_k}, "
+            f"max_depth {base_ctx.max_depth}; runtime {minutes:.1f} min. naive = retrieve, "
+            "answer; judge = one level of judging; full = the whole graph; crag = grade each "
+            "chunk, rewrite once if none is relevant, retrieve again, answer.",
+            "",
+            *lines,
+        ]
+    )
+    publish("llm_quality", markdown, args.write)
+
+
+if __name__ == "__main__":
+    main()

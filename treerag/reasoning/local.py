@@ -1,0 +1,71 @@
+"""The `local` preset: the local model where it beats the heuristics, the heuristics elsewhere.
+
+Role by role (figures in README, "A real LLM with no API key"):
+- judge and answer: the local model (it reads the passage; the offline judge only counts
+  overlapping terms, and the offline answer can only quote sentences);
+- keyword-tree agent and knowledge-graph extraction: the offline heuristics. Extraction is one
+  structured call per chunk, so building a graph of a few hundred chunks with a CPU-only model
+  takes hours; the keyword descent adds calls to every question for a step that the exact
+  lookup and the lexical agent already take;
+- condensing a chat message: the offline rule (the previous turn's names are appended when
+  the message leans on it), which costs no call before the tree even starts.
+
+The model server starts on the first judge or answer, in a worker thread: starting it means
+reading files and waiting for a process, which must not happen on the event loop (`langgraph
+dev` refuses blocking calls there).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from treerag.context import Context
+from treerag.reasoning.base import EvidenceItem, Judgement, Reasoner
+from treerag.reasoning.llm import LLMReasoner
+
+
+class LocalReasoner(LLMReasoner):
+    """An LLMReasoner on the local model, which hands some roles to the offline reasoner."""
+
+    def __init__(self, ctx: Context, offline: Reasoner):
+        """Name the local model now; start its server on the first call that needs it."""
+        from treerag.local_llm.weights import model_name
+
+        super().__init__(
+            None,  # type: ignore[arg-type]  # set by _ready()
+            timeout_s=ctx.llm_timeout_s,
+            retries=ctx.llm_retries,
+            prompt_overrides=ctx.prompt_overrides,
+        )
+        self.name = model_name(ctx.chat_model.partition(":")[2])
+        self._ctx = ctx
+        self._offline = offline
+
+    async def _ready(self) -> None:
+        if self.model is None:
+            from treerag.models import get_chat_model
+
+            self.model = await asyncio.to_thread(get_chat_model, self._ctx)
+
+    async def judge(self, question: str, title: str, text: str) -> Judgement:
+        """The LLM judge, once the server is up."""
+        await self._ready()
+        return await super().judge(question, title, text)
+
+    async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
+        """The LLM answer, once the server is up."""
+        await self._ready()
+        return await super().answer(question, evidence, extra_context)
+
+    def keyword_agent(self) -> Any:
+        """The lexical keyword agent (see the module docstring for why)."""
+        return self._offline.keyword_agent()
+
+    def extractor(self) -> Any:
+        """The heuristic graph extractor (see the module docstring for why)."""
+        return self._offline.extractor()
+
+    async def condense(self, history: list[tuple[str, str]], message: str) -> str:
+        """The offline condensing rule (see the module docstring for why)."""
+        return await self._offline.condense(history, message)
