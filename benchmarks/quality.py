@@ -6,6 +6,8 @@ Run from the repository root::
     python benchmarks/quality.py --limit 20            # the first 20 questions of each set
     python benchmarks/quality.py --sets hotpotqa_100   # one dev set
     python benchmarks/quality.py --write               # also splice the results into BENCHMARKS.md
+    python benchmarks/quality.py --sets rgb_zh_300 --dump zh.json   # per-question rows
+    python benchmarks/quality.py --render hp.json zh.json --write   # publish earlier runs
 
 Each dev set's passages are ingested one per chunk (as `treerag eval` does) into `--data-dir`,
 reused between runs. Every question is answered twice with the offline reasoner and default
@@ -195,6 +197,10 @@ def mean(values: list[Any]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
+def _recall(part: dict[str, Any], k: int) -> float:
+    return float(part[k] if k in part else part[str(k)])  # str keys after a JSON round trip
+
+
 def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
     """The table of one dev set."""
     rows, name = result["rows"], result["name"]
@@ -212,7 +218,8 @@ def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
         firsts = [p["first_token"] for p in part if p["first_token"] is not None]
         hits, cites = sum(p["cite_hits"] for p in part), sum(p["cites"] for p in part)
         lines.append(
-            f"| {mode} | {mean([p[2] for p in part]):.3f} | {mean([p[5] for p in part]):.3f} "
+            f"| {mode} | {mean([_recall(p, 2) for p in part]):.3f} "
+            f"| {mean([_recall(p, 5) for p in part]):.3f} "
             f"| {mean([p['gold'] for p in part]):.3f} "
             f"| {hits / cites if cites else float('nan'):.3f} ({hits}/{cites}) "
             f"| {statistics.median(calls):.0f} / {percentile(calls, 95):.0f} / {mean(calls):.1f} "
@@ -223,14 +230,15 @@ def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
     gain = mean([p["gold"] for p in full]) - mean([r["naive"]["gold"] for r in rows])
     calls_p50 = statistics.median([p["calls"] for p in full])
     before = _BEFORE_FIX.get(name)
-    r5 = mean([p[5] for p in full])
+    r5 = mean([_recall(p, 5) for p in full])
+    faithful = all(r[m]["cite_hits"] == r[m]["cites"] for r in rows for m in ("naive", "full"))
     lines += [
         "",
         f"Goals: full calls p50 ≤ {CALLS_GOAL}: {calls_p50:.0f} "
         f"{'✅' if calls_p50 <= CALLS_GOAL else '❌'}; answer contains gold, full − naive ≥ "
         f"{GOLD_GAIN_GOAL:+.2f}: {gain:+.3f} {'✅' if gain >= GOLD_GAIN_GOAL else '❌'}; "
         f"citation precision 1.000: "
-        f"{'✅' if all(p['cite_hits'] == p['cites'] for r in rows for p in r.values()) else '❌'}"
+        f"{'✅' if faithful else '❌'}"
         + (
             f"; full recall@5 ≥ {before} (before the stopping rules): {r5:.3f} "
             f"{'✅' if r5 >= before else '❌'}"
@@ -260,6 +268,9 @@ def render(results: list[dict[str, Any]], limit: int | None) -> str:
 
 
 async def run(args: argparse.Namespace) -> str:
+    if args.render:
+        results = [r for path in args.render for r in json.loads(path.read_text("utf-8"))]
+        return render(results, args.limit)
     results = [await run_set(name, args) for name in args.sets.split(",")]
     if args.dump:
         args.dump.write_text(json.dumps(results, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -273,6 +284,9 @@ def main() -> None:
     parser.add_argument("--data-dir", type=Path, default=BENCH_DATA, help="ingested corpora")
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
     parser.add_argument("--dump", type=Path, default=None, help="write per-question rows (JSON)")
+    parser.add_argument(
+        "--render", type=Path, nargs="+", help="render earlier --dump files instead of running"
+    )
     args = parser.parse_args()
     markdown = asyncio.run(run(args))
     print()

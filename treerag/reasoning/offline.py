@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from treerag.reasoning.questions import (
 )
 from treerag.reasoning.questions import followup as build_followup
 from treerag.reasoning.streaming import TextStreamModel
-from treerag.reasoning.text import content_terms, sentences, stem, stems
+from treerag.reasoning.text import content_terms, sentences, squash, stem, stems
 
 LABEL = "[offline extractive answer]"
 REFERENCE = re.compile(
@@ -77,6 +77,19 @@ def rule(t: Thresholds, coverage: float, similarity: float, shares: bool, filled
     if (shares and coverage >= t.partial_coverage) or similarity >= t.partial_similarity:
         return 1
     return 0
+
+
+class Ranked(NamedTuple):
+    """One evidence sentence as the answer ranks it."""
+
+    score: float
+    level: int
+    """How plainly it states the asked-for thing (`questions.statement`)."""
+    n: int
+    """The number of the evidence item it comes from (its citation)."""
+    text: str
+    below: bool
+    """Whether a sub-run found it (it answers a follow-up question)."""
 
 
 @dataclass
@@ -221,20 +234,26 @@ class OfflineReasoner:
 
     def _rank(
         self, question: str, evidence: list[EvidenceItem], extra_context: str
-    ) -> list[tuple[float, int, int, str]]:
-        """Score every sentence of the evidence: (score, `statement` level, n, text).
+    ) -> list[Ranked]:
+        """Score every sentence of the evidence, best first (see `Ranked`).
 
         A sentence is cited with the number of the item it comes from, never another. Its
         score is its similarity to the question plus 0.3 x its share of the question's terms;
         a sentence of sub-run evidence scores by its similarity to the follow-up question it
-        answered where that is higher (the sub-answer that resolves the bridge).
+        answered where that is higher. A sentence that only repeats its item's title is left
+        out.
         """
         candidates: list[tuple[int, str, str]] = []
         for item in evidence:
             if item.score < 1:
                 continue
             asked = item.followup if item.depth > 0 else ""
-            candidates.extend((item.n, sent, asked) for sent in sentences(item.text))
+            title = squash(item.title).lower()
+            candidates.extend(
+                (item.n, sent, asked)
+                for sent in sentences(item.text)
+                if squash(sent).lower().rstrip(":") != title
+            )
         candidates.extend((0, sent, "") for sent in sentences(extra_context))
         if not candidates:
             return []
@@ -256,28 +275,32 @@ class OfflineReasoner:
                 statement(kind, sent, question),
                 statement(slot(asked), sent, asked) if asked else 0,
             )
-            out.append((sim + 0.3 * overlap, states, n, sent))
-        out.sort(key=lambda x: -x[0])
+            out.append(Ranked(sim + 0.3 * overlap, states, n, sent, bool(asked)))
+        out.sort(key=lambda r: -r.score)
         return out
 
     @staticmethod
-    def _pick(ranked: list[tuple[float, int, int, str]]) -> list[str]:
-        """Lead with the best sentence that states the asked-for thing, then the support.
+    def _pick(ranked: list[Ranked]) -> list[str]:
+        """Lead with the sentence that states the asked-for thing, then the bridge, then support.
 
-        The lead is, among the best 2 x `ANSWER_SENTENCES`, the first of those that state
-        it most plainly (`questions.statement`).
+        The lead is, among the best 2 x `ANSWER_SENTENCES`, the first of those that state it
+        most plainly (`questions.statement`). When sub-runs found evidence, the best sentence
+        of it (the answer to a follow-up, which resolves the bridge) comes next, so what the
+        tree found below the root reaches the answer. At most two sentences per chunk.
         """
         top = ranked[: ANSWER_SENTENCES * 2]
-        plainest = max((r[1] for r in top), default=0)
-        lead = next((r for r in top if r[1] == plainest), None) if plainest else None
-        ordered = ([lead] if lead else []) + [r for r in ranked if r is not lead]
+        plainest = max((r.level for r in top), default=0)
+        lead = next((r for r in top if r.level == plainest), None) if plainest else None
+        below = next((r for r in ranked if r.below and r is not lead), None)
+        first = [r for r in (lead, below) if r is not None]
+        ordered = first + [r for r in ranked if all(r is not f for f in first)]
         picked: list[tuple[int, str]] = []
         per_chunk: dict[int, int] = {}
-        for _, _, n, sent in ordered:
+        for r in ordered:
             if len(picked) == ANSWER_SENTENCES:
                 break
-            if per_chunk.get(n, 0) >= 2 or any(sent == s for _, s in picked):
+            if per_chunk.get(r.n, 0) >= 2 or any(r.text == s for _, s in picked):
                 continue
-            per_chunk[n] = per_chunk.get(n, 0) + 1
-            picked.append((n, sent))
+            per_chunk[r.n] = per_chunk.get(r.n, 0) + 1
+            picked.append((r.n, r.text))
         return [f"{sent} [{n}]" if n else sent for n, sent in picked]

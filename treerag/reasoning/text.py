@@ -48,7 +48,7 @@ def normalize(text: str) -> str:
 
 SHORT_LINE = 40
 """A line narrower than this (CJK characters count 2) without closing punctuation is a title."""
-_CLOSING = ".!?;:。！？；：”\"'）)"
+_CLOSING = ".!?;:。！？；：”\"'"
 
 
 def _width(line: str) -> int:
