@@ -15,7 +15,8 @@ def verdict(score, followup="", reason="scripted"):
 
 
 def always_partial(question, title, text):
-    return verdict(1, followup=f"{question} / {title} {hash(text) % 10_000}")
+    # A distinct real question per chunk: follow-ups that repeat the question are not asked.
+    return verdict(1, followup=f"Which passage is numbered {hash(text) % 10_000}?")
 
 
 async def test_judges_of_one_level_run_concurrently(make_ctx):
@@ -143,9 +144,9 @@ async def test_judge_cache_is_reused_across_runs(make_ctx):
 
 async def test_answer_prompt_holds_evidence_and_sub_answers(make_ctx):
     def script(question, title, text):
-        if "/" in question:
+        if question.startswith("Which passage"):
             return verdict(2)
-        return verdict(1, followup=f"{question} / {title} {hash(text) % 10_000}")
+        return verdict(1, followup=f"Which passage is numbered {hash(text) % 10_000}?")
 
     model = ScriptedChatModel(judge_script=script, answer_text="Answer [1].")
     tokens: list[str] = []
@@ -200,3 +201,27 @@ async def test_offline_recursion_answers_the_two_hop_question(make_ctx, question
     # Both hops are in the answer: the captain's ship, and the guild that built it.
     assert "Saltwren" in result["answer"] and "Tidewrights" in result["answer"]
     assert any(e["depth"] >= 1 for e in result["evidence"])  # sub-runs contributed evidence
+
+
+async def test_offline_answer_tokens_arrive_as_the_answer_is_composed(make_ctx, monkeypatch):
+    import time
+
+    from treerag.reasoning.offline import OfflineReasoner
+
+    ranked_at: list[float] = []
+    rank = OfflineReasoner._rank
+
+    def slow_rank(self, *args):
+        time.sleep(0.5)  # composing takes a while: the label must not wait for it
+        ranked_at.append(time.perf_counter())
+        return rank(self, *args)
+
+    monkeypatch.setattr(OfflineReasoner, "_rank", slow_rank)
+    tokens: list[tuple[float, str]] = []
+    result = await ask(
+        "Where was Orla Venn born?",
+        make_ctx(max_depth=0, top_k=3),
+        on_token=lambda t, m: tokens.append((time.perf_counter(), t)),
+    )
+    assert "".join(t for _, t in tokens) == result["answer"]
+    assert tokens[0][0] < ranked_at[-1] < tokens[-1][0]

@@ -75,37 +75,58 @@ def _own_item(chunk: ChunkRecord, depth: int) -> dict[str, Any]:
     }
 
 
-def build_evidence(chunks: list[ChunkRecord], budget_tokens: int) -> list[EvidenceItem]:
-    """Number the useful chunks (score 2, then 1 with their sub-answers) within a token budget."""
+def build_evidence(
+    chunks: list[ChunkRecord], budget_tokens: int, depth: int = 0
+) -> list[EvidenceItem]:
+    """Number the useful chunks (score 2, then 1 with their sub-answers) within a token budget.
+
+    What a sub-run found gets a number of its own, right after the chunk whose follow-up
+    found it (at most `SUPPORT_PER_CHUNK` per chunk, useful ones only, each chunk once), so
+    that every [n] of the answer names the chunk its sentence comes from.
+    """
     useful = sorted(
         (c for c in chunks if c.get("score", 0) > 0),
         key=lambda c: (-c.get("score", 0), c.get("rank", 0)),
     )
     out: list[EvidenceItem] = []
+    numbered: set[str] = set()
     spent = 0
-    for chunk in useful:
-        cost = len(chunk.get("text", "")) // 3 + len(chunk.get("sub_answer", "")) // 3
+
+    def add(item: dict[str, Any], item_depth: int, followup: str, sub_answer: str = "") -> bool:
+        nonlocal spent
+        cost = len(item.get("text", "")) // 3 + len(sub_answer) // 3
         if out and spent + cost > budget_tokens:
-            break
+            return False
         spent += cost
-        support = [
-            e.get("text", "")
-            for e in chunk.get("sub_evidence", [])
-            if e.get("score", 0) > 0 and e.get("text")
-        ][:SUPPORT_PER_CHUNK]
+        numbered.add(item["chunk_id"])
         out.append(
             EvidenceItem(
                 n=len(out) + 1,
-                chunk_id=chunk["chunk_id"],
-                title=chunk.get("title", ""),
-                source=chunk.get("source", ""),
-                text=chunk.get("text", ""),
-                score=chunk.get("score", 0),
-                followup=chunk.get("followup", ""),
-                sub_answer=chunk.get("sub_answer", ""),
-                support=support,
+                chunk_id=item["chunk_id"],
+                title=item.get("title", ""),
+                source=item.get("source", ""),
+                text=item.get("text", ""),
+                score=item.get("score", 0),
+                followup=followup,
+                sub_answer=sub_answer,
+                depth=item_depth,
             )
         )
+        return True
+
+    for chunk in useful:
+        if chunk["chunk_id"] in numbered:
+            continue
+        if not add(chunk, depth, chunk.get("followup", ""), chunk.get("sub_answer", "")):
+            break
+        found = [
+            e
+            for e in chunk.get("sub_evidence", [])
+            if e.get("score", 0) > 0 and e.get("text") and e["chunk_id"] not in numbered
+        ][:SUPPORT_PER_CHUNK]
+        for item in found:
+            if not add(item, item.get("depth", depth + 1), chunk.get("followup", "")):
+                break
     return out
 
 
@@ -121,7 +142,7 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     }
     emit("answer_started", **tree)
     reasoner = get_reasoner(ctx)
-    evidence = build_evidence(chunks, ctx.answer_token_budget)
+    evidence = build_evidence(chunks, ctx.answer_token_budget, state.get("depth", 0))
     # Graph context comes as tables, meant for an LLM; the extractive offline answer uses
     # only the keyword tree's linked texts, which are prose.
     extra = "\n".join(
@@ -135,7 +156,8 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         text = await reasoner.answer(state["question"], evidence, extra)
     used = [e for e in evidence if f"[{e.n}]" in text]
     citations = [
-        {"n": e.n, "chunk_id": e.chunk_id, "source": e.source, "title": e.title} for e in used
+        {"n": e.n, "chunk_id": e.chunk_id, "source": e.source, "title": e.title, "depth": e.depth}
+        for e in used
     ]
     calls = state.get("llm_calls", 0) + (0 if state.get("error") else 1)
     tree_calls = calls + sum(c.get("sub_llm_calls", 0) for c in chunks)

@@ -13,6 +13,7 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit
 from treerag.nodes.relay import run_relayed
 from treerag.reasoning.ledger import ledger_for
+from treerag.reasoning.questions import covers
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 
@@ -22,31 +23,44 @@ def child_thread_id(parent: str, chunk: ChunkRecord) -> str:
 
 
 def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
-    """Pick the partial chunks that recurse: none if any chunk scored 2 (seed 02's rule).
+    """Pick the partial chunks that recurse, and the share of the budget each sub-run gets.
 
-    At most `max_subqueries` per level, best retrieval rank first, only while depth <
-    `max_depth`, and never a follow-up this tree has already asked.
+    No recursion when any chunk scored 2 (seed 02's rule), at `max_depth`, or (offline) when
+    the useful chunks already cover the question (`questions.covers`). Otherwise at most
+    `max_subqueries` follow-ups, best retrieval rank first, never one this tree has asked
+    (or a near-duplicate of one), and only as many as the run's share of the budget pays for
+    (a sub-run costs top_k judges and an answer); what is left of the share is split evenly
+    among them, so the first branches cannot spend the budget of the later ones.
     """
     ctx = context_of(runtime)
     chunks = state.get("chunks", [])
-    if state.get("depth", 0) >= ctx.max_depth or any(c.get("score") == 2 for c in chunks):
+    depth = state.get("depth", 0)
+    if depth >= ctx.max_depth or any(c.get("score") == 2 for c in chunks):
+        return {}
+    useful = [f"{c.get('title', '')}\n{c.get('text', '')}" for c in chunks if c.get("score")]
+    if ctx.offline and covers(state["question"], useful):
         return {}
     ledger = ledger_for(
         state.get("root_thread_id") or state.get("thread_id", ""), ctx.max_llm_calls
     )
-    if state.get("depth", 0) == 0:
+    if depth == 0:
         ledger.claim(state["question"])
-    planned: list[ChunkRecord] = []
+    share = state.get("call_share") or ctx.max_llm_calls
+    available = min(ledger.left, share - state.get("llm_calls", 0) - 1)
+    affordable = min(ctx.max_subqueries, available // (ctx.top_k + 1))
     partial = sorted(
         (c for c in chunks if c.get("score") == 1 and c.get("followup")), key=lambda c: c["rank"]
     )
+    planned: list[ChunkRecord] = []
     for chunk in partial:
-        if len(planned) == ctx.max_subqueries:
+        if len(planned) >= affordable:
             break
         # A sub-run needs its answer call reserved before it may start.
         if ledger.claim(chunk["followup"]) and ledger.spend(1):
             child = child_thread_id(state.get("thread_id", ""), chunk)
             planned.append(ChunkRecord(chunk_id=chunk["chunk_id"], child_thread_id=child))
+    for record in planned:
+        record["call_share"] = max(ctx.top_k + 1, available // len(planned))
     return {"chunks": planned} if planned else {}
 
 
@@ -62,6 +76,7 @@ def route_followups(state: RagState) -> list[Send]:
                 root_thread_id=state.get("root_thread_id", ""),
                 child_thread_id=c["child_thread_id"],
                 depth=state.get("depth", 0) + 1,
+                call_share=c.get("call_share", 0),
             ),
         )
         for c in state.get("chunks", [])
@@ -89,6 +104,7 @@ def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
             "root_thread_id": root,
             "parent_thread_id": task["thread_id"],
             "parent_chunk_id": task["chunk"]["chunk_id"],
+            "call_share": task.get("call_share", 0),
         }
         emit(
             "subrun_started",

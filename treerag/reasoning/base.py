@@ -18,8 +18,10 @@ class JudgeVerdict(BaseModel):
     reason: str = Field(description="One sentence: why this score.")
     followup_question: str = Field(
         default="",
-        description="Required when score is 1: a self-contained question whose answer would "
-        "complete the passage, in the language of the question. Empty otherwise.",
+        description="Required when score is 1: a short, self-contained question about the "
+        "entity the passage names (the bridge) for the part of the question still open, e.g. "
+        "'Where is the Guild of Tidewrights based?', in the language of the question. Never "
+        "the question again, with or without added words. Empty otherwise.",
     )
     quote: str = Field(default="", description="The sentence of the passage the verdict rests on.")
 
@@ -68,6 +70,8 @@ class EvidenceItem:
     sub_answer: str = ""
     support: list[str] = field(default_factory=list)
     """Texts of the sub-run's best evidence, which complete a partial chunk."""
+    depth: int = 0
+    """Depth of the run that judged the chunk (0: this run; sub-run finds have their own n)."""
 
 
 class Reasoner(Protocol):

@@ -8,7 +8,15 @@ from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _TOKEN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[A-Za-z][A-Za-z'\-]*|\d+")
-_SENTENCE = re.compile(r"(?<=[.!?。！？；;])\s+|(?<=[。！？；])|\n+")
+# A sentence ends after . ! ? ; (not after an initial such as "J." or "St.") followed by
+# space, or right after the CJK marks 。！？； (no space follows them in Chinese).
+_SENTENCE = re.compile(
+    r"(?<!\b[A-Z]\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bDr\.)(?<!\bMt\.)(?<=[.!?;])\s+"
+    r"|(?<=[。！？；])\s*"
+)
+# A line that starts a block of its own: a heading, a list item, a table row, a quote.
+_BLOCK_START = re.compile(r"^\s*(#|[-*+•]\s|\d+[.)]\s|\||>)")
+_WHITESPACE = re.compile(r"\s+")
 
 # Function words and question words carry no content; short lists, both languages.
 EN_STOP = frozenset(
@@ -38,16 +46,55 @@ def normalize(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+SHORT_LINE = 40
+"""A line narrower than this (CJK characters count 2) without closing punctuation is a title."""
+_CLOSING = ".!?;:。！？；：”\"'"
+
+
+def _width(line: str) -> int:
+    return len(line) + len(_CJK.findall(line))
+
+
+def blocks(text: str) -> list[str]:
+    """Join hard-wrapped lines into the blocks they belong to.
+
+    A line break inside a paragraph is not a sentence end: lines are joined with a space.
+    Blank lines end a paragraph; a heading, a list item, a table row or a quote starts a
+    block of its own, and so does the line after a title-like one (a short line without
+    closing punctuation, like a record's title above its text): wrapped lines are long.
+    """
+    out: list[list[str]] = []
+    fresh = True
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line:
+            fresh = True
+            continue
+        if fresh or _BLOCK_START.match(line):
+            out.append([])
+        out[-1].append(line)
+        titled = _width(line) < SHORT_LINE and not line.endswith(tuple(_CLOSING))
+        fresh = line.startswith("#") or titled
+    return [" ".join(parts) for parts in out]
+
+
 def sentences(text: str) -> list[str]:
-    """Split text into sentences at sentence punctuation of both scripts and line breaks.
+    """Split text into sentences at sentence punctuation of both scripts, after `blocks`.
 
     Markdown heading lines are dropped: they title a section, they do not state anything.
     """
     return [
         s.strip()
-        for s in _SENTENCE.split(text)
-        if s and s.strip() and not s.lstrip().startswith("#")
+        for block in blocks(text)
+        if not block.startswith("#")
+        for s in _SENTENCE.split(block)
+        if s and s.strip()
     ]
+
+
+def squash(text: str) -> str:
+    """Collapse whitespace runs to one space (to compare quoted sentences with their source)."""
+    return _WHITESPACE.sub(" ", text).strip()
 
 
 @lru_cache(maxsize=4096)
@@ -97,3 +144,17 @@ def salient_terms(text: str) -> list[str]:
         ):
             out.setdefault(piece, None)
     return list(out)
+
+
+STEM_LENGTH = 6
+"""Latin words are compared by their first six letters: director/directed, captain/captained."""
+
+
+def stem(term: str) -> str:
+    """A crude stem for matching question terms in a chunk: the first `STEM_LENGTH` letters."""
+    return term[:STEM_LENGTH] if term.isascii() and term.isalpha() else term
+
+
+def stems(terms: list[str] | set[str]) -> set[str]:
+    """The stems of terms (see `stem`)."""
+    return {stem(t) for t in terms}

@@ -41,6 +41,8 @@ class ChunkRecord(TypedDict, total=False):
     """The sub-run's ranked evidence (chunk id, title, source, score, depth)."""
     sub_llm_calls: int
     """LLM-role calls made by the sub-run and its own descendants."""
+    call_share: int
+    """LLM-role calls the sub-run this chunk caused may spend, its descendants included."""
 
 
 def merge_chunk_records(
@@ -77,6 +79,8 @@ class RagInput(TypedDict, total=False):
     """thread_id of the run that started this one (empty for the root)."""
     parent_chunk_id: str
     """The chunk whose follow-up question this run answers (empty for the root)."""
+    call_share: int
+    """LLM-role calls this run and its sub-runs may spend (0: the tree's whole budget)."""
 
 
 class RagState(RagInput, total=False):
@@ -136,3 +140,4 @@ class SubRunTask(TypedDict):
     root_thread_id: str
     child_thread_id: str
     depth: int
+    call_share: int

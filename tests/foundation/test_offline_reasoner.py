@@ -1,0 +1,144 @@
+"""The offline reasoner's rules: judge calibration, follow-up questions, answers, condense."""
+
+import pytest
+
+from treerag.context import Context
+from treerag.models import get_embeddings
+from treerag.reasoning import EvidenceItem
+from treerag.reasoning.ledger import TreeLedger
+from treerag.reasoning.offline import LABEL, OfflineReasoner
+from treerag.reasoning.questions import near_duplicate
+from treerag.reasoning.text import sentences, squash
+
+
+@pytest.fixture(scope="module")
+def reasoner():
+    return OfflineReasoner(get_embeddings(Context()))
+
+
+BRENNICK = (
+    "Aldous Brennick (1571–1640) was a sea captain and statesman. In 1599 he was given "
+    "command of the Saltwren, a three-masted merchant ship."
+)
+TIDEWRIGHTS = (
+    "The Guild of Tidewrights is the shipbuilders' guild of the Kessavar islands. It has its "
+    "seat at the Long Slip, the great covered shipyard of Marrowgate. The guild built the "
+    "Saltwren, a three-masted merchant ship completed in 1598."
+)
+UNRELATED = "Rainfall in the southern valleys peaks in late spring, when the snow melts."
+ZH_BRIDGE = "盐鹪号是一艘三桅商船，由潮匠行会建造。"
+ZH_COMPLETE = "潮匠行会位于马罗盖特，行会的船坞叫长滑道。"
+ZH_UNRELATED = "南部山谷的降雨在晚春达到高峰。"
+
+
+def test_an_unrelated_chunk_without_question_terms_scores_0(reasoner):
+    verdict = reasoner._judge("Which guild built the Saltwren?", "Weather", UNRELATED)
+    assert verdict.score == 0 and "0/" in verdict.reason and not verdict.followup
+    verdict = reasoner._judge("盐鹪号由哪个行会建造？", "天气", ZH_UNRELATED)
+    assert verdict.score == 0
+
+
+def test_a_bridge_chunk_scores_1_with_a_real_follow_up_question(reasoner):
+    question = "Which guild built the ship captained by Aldous Brennick?"
+    verdict = reasoner._judge(question, "Aldous Brennick", BRENNICK)
+    assert verdict.score == 1
+    assert verdict.followup == "Which guild built Saltwren?"
+    assert not near_duplicate(verdict.followup, question)
+
+    verdict = reasoner._judge("盐鹪号由哪个行会建造，该行会位于哪里？", "盐鹪号", ZH_BRIDGE)
+    assert verdict.score == 1
+    assert verdict.followup == "潮匠行会位于哪里？"
+
+
+def test_a_complete_chunk_scores_2(reasoner):
+    verdict = reasoner._judge("Which guild built the Saltwren ship?", "Tidewrights", TIDEWRIGHTS)
+    assert verdict.score == 2 and not verdict.followup
+    verdict = reasoner._judge("潮匠行会位于哪里？", "潮匠行会", ZH_COMPLETE)
+    assert verdict.score == 2
+
+
+def test_near_duplicate_follow_ups_are_not_asked():
+    question = "Which guild built the ship captained by Aldous Brennick, and where is it based?"
+    ledger = TreeLedger(max_calls=60)
+    assert ledger.claim(question)
+    assert not ledger.claim(f"{question} Tidewrights 潮匠 行会 Kessavar")  # keywords glued on
+    assert not ledger.claim(question.upper())
+    assert ledger.claim("Where is the Guild of Tidewrights based?")
+    assert not ledger.claim("Where is the Guild of the Tidewrights based")
+
+
+def test_hard_wrapped_paragraphs_give_whole_sentences():
+    text = (
+        "# The Vask Refractor\n"
+        "Its famous work is the objective lens of the Vask Refractor, finished in 1873 after four\n"
+        "years of grinding by Oswin Marl. The lens\nis 61 cm across.\n"
+        "\n"
+        "- Maker: Hallbeck foundry\n"
+        "- Grinder: Oswin Marl\n"
+        "\n"
+        "Guild of Tidewrights\n"
+        "The guild has its seat at the Long Slip.\n"
+        "鹤烟灯塔的透镜由烬玻璃行会烧制，透镜在一六三一年由行会的两位大师\n共同完成。\n"
+    )
+    assert sentences(text) == [
+        "Its famous work is the objective lens of the Vask Refractor, finished in 1873 after "
+        "four years of grinding by Oswin Marl.",
+        "The lens is 61 cm across.",
+        "- Maker: Hallbeck foundry",
+        "- Grinder: Oswin Marl",
+        "Guild of Tidewrights",
+        "The guild has its seat at the Long Slip.",
+        "鹤烟灯塔的透镜由烬玻璃行会烧制，透镜在一六三一年由行会的两位大师 共同完成。",
+    ]
+
+
+def test_sentences_of_sub_run_evidence_cite_their_own_chunk(reasoner):
+    evidence = [
+        EvidenceItem(
+            1,
+            "a",
+            "ledger",
+            "hallbeck_ledger.pdf",
+            "The Hallbeck foundry kept a "
+            "ledger. Oswin Marl ground the objective lens of the Vask Refractor.",
+            1,
+            followup="Where was Oswin Marl born?",
+        ),
+        EvidenceItem(
+            2,
+            "b",
+            "records",
+            "records.jsonl#r2",
+            "Oswin Marl, a lens grinder, was born in 1820 in the river town of\nPellisford.",
+            1,
+            followup="Where was Oswin Marl born?",
+            depth=1,
+        ),
+    ]
+    question = "Who ground the objective lens of the Vask Refractor, and where was he born?"
+    text = reasoner._compose(question, evidence, "")
+    assert text.startswith(LABEL) and "Pellisford" in text and "Oswin Marl" in text
+    by_n = {e.n: squash(e.text) for e in evidence}
+    body = text.replace(LABEL, "")
+    import re
+
+    for sentence, n in re.findall(r"(.+?)\s*\[(\d+)\]", body):
+        assert squash(sentence) in by_n[int(n)]
+
+
+def test_a_pronoun_follow_up_keeps_the_subject(reasoner):
+    history = [
+        ("human", "Who ground the objective lens of the Vask Refractor?"),
+        (
+            "ai",
+            f"{LABEL} Oswin Marl ground the objective lens of the Vask Refractor [1]. "
+            "Marl worked at the Hallbeck foundry for Oswin Marl's master [2].",
+        ),
+    ]
+    assert reasoner._condense(history, "Where was he born?") == "Where was Oswin Marl born?"
+    assert reasoner._condense(history, "What was his trade?") == "What was Oswin Marl's trade?"
+    zh = [
+        ("human", "盐鹪号由哪个行会建造？"),
+        ("ai", f"{LABEL} 盐鹪号由潮匠行会建造 [1]。"),
+    ]
+    assert reasoner._condense(zh, "它在哪里？") == "潮匠行会在哪里？"

@@ -1,0 +1,409 @@
+"""What a question asks for, and follow-up questions built from it (offline, both languages).
+
+- slot: the kind of thing the question asks for, read from its question word: a person
+  (who, 谁), a place (where, 哪里), a time (when, what year, 哪年, 何时), a number (how many,
+  多少, 几), a yes/no answer (a question that opens with is/are/did ...), else a thing.
+- names: name-like spans of a text: runs of capitalised Latin words (inner "of"/"the"/"de"
+  allowed) and Chinese person, place, organisation and other proper nouns (jieba flags).
+- follow-up: the open clause of the question (the one with most content terms the chunk
+  lacks), with the stretch the chunk covers (first to last covered term) replaced by the bridge
+  entity, or its reference word ("that guild", "他", "该行会") replaced; "" when no
+  question can be built that way (the chunk then does not recurse).
+- near-duplicate: two questions whose content-term sets overlap by Jaccard >= 0.6 (fitted on
+  no data: it is the point where a question plus glued keywords stays a duplicate, "…based?
+  Tidewrights 潮匠 行会 Kessavar" against its question is 0.67, while a real follow-up of a
+  two-clause question shares at most half its terms).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from treerag.reasoning.text import EN_STOP, ZH_STOP, content_terms, stem, stems
+
+NEAR_DUPLICATE_JACCARD = 0.6
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[A-Za-z][A-Za-z'\-]*|\d+")
+_CLAUSE = re.compile(
+    r",\s*(?:and|but|while)\s+|;\s*|\s+and\s+(?=(?:in\s+|from\s+|at\s+)?"
+    r"(?:which|what|who|whom|whose|where|when|how)\b)|[，；]\s*|并且|而且|以及|同时",
+    re.IGNORECASE,
+)
+_REFERENCE = re.compile(
+    r"\b(?:that|this|the same|these|those)\s+[a-z]+\b|\b(?:it|they|he|she|him|her|them)\b"
+    r"|该[\u4e00-\u9fff]{2}|此[\u4e00-\u9fff]{2}|[他她它]们?",
+    re.IGNORECASE,
+)
+_YES_NO = re.compile(
+    r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I
+)
+_YEAR = re.compile(r"\b(1[0-9]{3}|20[0-9]{2})\b|\d{2,4}年|\d{1,2}月|\d{1,2}日")
+_NUMBER = re.compile(r"\d|[一二三四五六七八九十百千万亿两]")
+_MONTH = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|"
+    r"December)\b"
+)
+_SLOTS = (
+    (
+        "time",
+        re.compile(
+            r"\bwhen\b|\bwhat (year|date|time|century|decade)\b|\bwhich year\b"
+            r"|何时|什么时候|哪[一]?年|几月|几号|日期|时间|哪天|何年"
+        ),
+    ),
+    (
+        "number",
+        re.compile(
+            r"\bhow (many|much|long|old|far|tall|high|large|big)\b"
+            r"|多少|几[个名人家位座次岁年]|人数|数量|多大|多高|多长|多久"
+        ),
+    ),
+    ("person", re.compile(r"\bwho\b|\bwhom\b|\bwhose\b|谁|哪位|何人")),
+    (
+        "place",
+        re.compile(
+            r"\bwhere\b|\bwhat (city|town|country|state|place|county|region)\b"
+            r"|\bwhich (city|town|country|state|place|county|region)\b"
+            r"|哪里|哪儿|在哪|何地|何处|哪个(?:城市|国家|地方|省)|哪座城"
+        ),
+    ),
+)
+_NAME_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
+_NAME_GLUE = frozenset({"of", "the", "de", "da", "van", "von", "del", "la", "le", "and"})
+
+
+def slot(question: str) -> str:
+    """The kind of answer asked for: person, place, time, number, yesno or thing."""
+    for name, pattern in _SLOTS:
+        if pattern.search(question):
+            return name
+    return "yesno" if _YES_NO.match(question) else "thing"
+
+
+def _head(question: str) -> str:
+    """The noun a question word governs: "guild" in "Which guild built …"."""
+    match = re.search(r"\b(?:which|what)\s+([a-z][a-z\-]+)", question, re.I)
+    if match and match.group(1).lower() not in EN_STOP:
+        return match.group(1).lower()
+    match = re.search(r"哪(?:个|家|座|所|条)?([\u4e00-\u9fff]{2})", question)
+    return match.group(1) if match and match.group(1) not in ZH_STOP else ""
+
+
+def fills_slot(kind: str, sentence: str, question: str) -> bool:
+    """Whether a sentence holds a candidate answer of that kind that the question lacks.
+
+    A thing asked with "which X" / "哪个X" needs a new name in a sentence that says X.
+    """
+    return statement(kind, sentence, question) > 0
+
+
+def statement(kind: str, sentence: str, question: str) -> int:
+    """How plainly a sentence states the asked-for thing: 0 not, 1 a candidate, 2 a named X.
+
+    2 is a new name that itself contains the noun of "which X" ("Guild of Tidewrights" for
+    "Which guild …"); 1 any candidate of the asked kind (a new name, a year, a number).
+    """
+    if kind == "time":
+        return int(bool(_YEAR.search(sentence) or _MONTH.search(sentence)))
+    if kind == "number":
+        return int(bool(_NUMBER.search(sentence)))
+    if kind == "yesno":
+        return 1
+    asked = {t.lower() for t in content_terms(question)}
+    head = _head(question) if kind == "thing" else ""
+    if head and head not in sentence.lower():
+        return 0
+    fresh = [n for n in names(sentence) if not set(content_terms(n)) <= asked]
+    if head and any(head in n.lower() for n in fresh):
+        return 2
+    return int(bool(fresh))
+
+
+@lru_cache(maxsize=8192)
+def _zh_names(run: str) -> tuple[str, ...]:
+    """Runs of adjacent nouns with a proper noun among them, or of two nouns or more.
+
+    "香港立法会" (an organisation), "潮匠" + "行会" -> "潮匠行会" (a compound name).
+    """
+    import jieba.posseg
+
+    out: list[str] = []
+    group: list[tuple[str, str]] = []
+    for pair in [*jieba.posseg.lcut(run), None]:
+        if pair is not None and (pair.flag.startswith("n") or pair.flag == "eng"):
+            group.append((pair.word, pair.flag))
+            continue
+        word = "".join(w for w, _ in group)
+        proper = any(f in _NAME_FLAGS for _, f in group) or len(group) >= 2
+        if len(word) >= 2 and proper and word not in ZH_STOP:
+            out.append(word)
+        group = []
+    return tuple(out)
+
+
+def names(text: str) -> list[str]:
+    """Name-like spans in order of appearance: capitalised word runs and Chinese proper nouns."""
+    text = unicodedata.normalize("NFKC", text)
+    out: dict[str, None] = {}
+    run: list[str] = []
+    opening: set[int] = set()  # a run that opens a sentence ("Among the vessels …")
+
+    def flush() -> None:
+        while run and run[-1].lower() in _NAME_GLUE:
+            run.pop()
+        single_opening = len(run) == 1 and len(out) in opening
+        if run and not single_opening and run[0].lower() not in EN_STOP:
+            out.setdefault(" ".join(run), None)
+        opening.discard(len(out))
+        run.clear()
+
+    last_end = 0
+    for match in _WORD.finditer(text):
+        piece = match.group()
+        gap = text[last_end : match.start()]
+        last_end = match.end()
+        if run and gap.strip():  # punctuation ends a name
+            flush()
+        if _CJK.match(piece):
+            flush()
+            for word in _zh_names(piece):
+                out.setdefault(word, None)
+        elif piece[:1].isupper() and len(piece) > 1:
+            if not run and piece.lower() in EN_STOP:
+                continue  # "The", "In" opening a sentence
+            run.append(piece)
+            if len(run) == 1 and re.search(r"(^|[.!?:]\s*[\"“(]?)$", text[: match.start()]):
+                opening.add(len(out))
+        elif run and piece.lower() in _NAME_GLUE:
+            run.append(piece)
+        else:
+            flush()
+    flush()
+    return list(out)
+
+
+def _type_word(question: str, covered: set[str]) -> str:
+    """The common noun that describes the bridge: the first covered lower-case question term.
+
+    In "Which guild built the ship captained by Aldous Brennick?" a chunk about Brennick
+    covers "ship", "aldous", "brennick"; "ship" is what the chunk must name.
+    """
+    head = _head(question)
+    covered = _StemSet(covered)
+    for term, start, end in _term_spans(question):
+        word = question[start:end]
+        if term in covered and term != head and (word.islower() or _CJK.match(word)):
+            return term
+    return ""
+
+
+def bridge(question: str, best: list[str], covered: set[str] | None = None) -> str:
+    """The entity the chunk adds: a name the question lacks, next to what describes it.
+
+    Among the chunk's best sentences (most similar first) the first that says the bridge's
+    type word (`_type_word`) is used, else the first with a new name; in it, the new name
+    nearest to that word (or to any question term).
+    """
+    asked = {t.lower() for t in content_terms(question)}
+    kind = _type_word(question, covered or set())
+    choice: tuple[bool, int, int, str] | None = None
+    for position, sentence in enumerate(best):
+        fresh = [n for n in names(sentence) if not set(content_terms(n)) <= asked]
+        if not fresh:
+            continue
+        low = sentence.lower()
+        kind_at = low.find(stem(kind)) if kind else -1
+        anchors = [kind_at] if kind_at >= 0 else []
+        anchors = anchors or [low.find(t) for t in asked if t in low]
+        for name in fresh:
+            at = low.find(name.lower())
+            distance = min((abs(at - a) for a in anchors), default=len(sentence))
+            key = (kind_at < 0, position, distance, name)
+            if choice is None or key < choice:
+                choice = key
+    return choice[3] if choice else ""
+
+
+def _clauses(question: str) -> list[str]:
+    parts = [p.strip(" ,，?？") for p in _CLAUSE.split(question.strip())]
+    return [p for p in parts if p]
+
+
+def _term_spans(clause: str) -> list[tuple[str, int, int]]:
+    """(lower-cased content term, start, end) of each content word of a clause."""
+    import jieba
+
+    out: list[tuple[str, int, int]] = []
+    for match in _WORD.finditer(clause):
+        piece, base = match.group(), match.start()
+        words = (
+            [(w, base + s, base + e) for w, s, e in jieba.tokenize(piece)]
+            if _CJK.match(piece)
+            else [(piece, match.start(), match.end())]
+        )
+        for word, start, end in words:
+            low = word.lower()
+            if low in EN_STOP or low in ZH_STOP or (len(low) < 2 and not low.isdigit()):
+                continue
+            out.append((low, start, end))
+    return out
+
+
+class _StemSet(set):
+    """A set of stems that answers `term in covered` by the term's stem."""
+
+    def __contains__(self, term: object) -> bool:
+        return isinstance(term, str) and set.__contains__(self, stem(term))
+
+
+def _wh_heads(clause: str) -> set[int]:
+    """Start offsets of the nouns a question word governs ("which *guild*", "哪个*行会*")."""
+    return {m.end() for m in re.finditer(r"\b(?:which|what)\s+|哪个|哪家|哪座|哪位", clause, re.I)}
+
+
+def _covered_span(clause: str, spans: list[tuple[str, int, int]], covered: set[str]) -> tuple:
+    heads = _wh_heads(clause)
+    hits = [(s, e) for t, s, e in spans if t in covered and s not in heads]
+    named = any(clause[s : s + 1].isupper() for s, _ in hits)
+    if not hits or (len(hits) < 2 and not named):
+        return None  # one covered common word does not describe the bridge
+    start, end = hits[0][0], hits[-1][1]
+    article = re.search(r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?$", clause[:start], re.IGNORECASE)
+    start = article.start() if article else start
+    while end < len(clause) and clause[end] in "\"'”’)》」":
+        end += 1
+    return start, end
+
+
+def followup(question: str, covered: set[str], entity: str) -> str:
+    """A short question about `entity` for the part of `question` the chunk leaves open.
+
+    Args:
+        question: The question being answered.
+        covered: Stems of the content terms the chunk holds (`text.stems`).
+        entity: The bridge entity the chunk names.
+    """
+    if not entity:
+        return ""
+    covered = _StemSet(covered)
+    clauses = [(c, _term_spans(c)) for c in _clauses(question)]
+    if not clauses:
+        return ""
+    text = ""
+    # "…, and where is that guild based?": once the clauses before it are mostly covered,
+    # the reference word of a later clause stands for the bridge entity.
+    for i, (clause, _) in enumerate(clauses[1:], 1):
+        before = [t for _, spans in clauses[:i] for t, _, _ in spans]
+        ref = _REFERENCE.search(clause)
+        if ref and before and sum(t in covered for t in before) * 2 >= len(before):
+            # "that guild" / "该行会" stands for the entity only if the chunk names a guild.
+            head = re.sub(
+                r"^(?:that|this|the same|these|those)\s+|^[该此]", "", ref.group(), flags=re.I
+            )
+            if head != ref.group() and head.lower() not in covered:
+                continue
+            text = f"{clause[: ref.start()]}{entity}{clause[ref.end() :]}"
+            break
+    if not text:
+        open_counts = [sum(t not in covered for t, _, _ in spans) for _, spans in clauses]
+        if max(open_counts) == 0:
+            return ""
+        clause, spans = clauses[open_counts.index(max(open_counts))]
+        span = _covered_span(clause, spans, covered)
+        if span is None:
+            ref = _REFERENCE.search(clause)
+            span = (ref.start(), ref.end()) if ref else None
+        if span is None:
+            return ""
+        outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]
+        if not outside:
+            return ""
+        text = f"{clause[: span[0]]}{entity}{clause[span[1] :]}"
+    text = " ".join(text.split()).strip(" ,，")
+    text = re.sub(r"^(?:and|but|while|并且|而且|以及)\s*", "", text, flags=re.IGNORECASE)
+    if not text:
+        return ""
+    mark = "？" if _CJK.search(question) and not re.search(r"[A-Za-z]{3}", question) else "?"
+    return text[:1].upper() + text[1:] + mark
+
+
+def _key_terms(question: str) -> set[str]:
+    return set(content_terms(question))
+
+
+def near_duplicate(a: str, b: str) -> bool:
+    """Whether two questions ask the same: Jaccard of content terms >= NEAR_DUPLICATE_JACCARD."""
+    ta, tb = _key_terms(a), _key_terms(b)
+    if not ta or not tb:
+        return " ".join(a.lower().split()) == " ".join(b.lower().split())
+    return len(ta & tb) / len(ta | tb) >= NEAR_DUPLICATE_JACCARD
+
+
+_CITED = re.compile(r"\[\d+\]")
+_PRONOUN_EN = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|hers|theirs)\b", re.I)
+_POSSESSIVE = frozenset({"his", "its", "their", "hers", "theirs"})
+_PRONOUN_ZH = re.compile(r"[他她它]们?的?|该[\u4e00-\u9fff]?(?=[\u4e00-\u9fff])")
+
+
+def top_entity(answer: str, question: str) -> str:
+    """The entity a previous answer was about: its top-cited name the question did not name.
+
+    Names are counted over the answer's cited sentences (all of it when none is cited);
+    names the question already had rank after new ones, then by count, then by position.
+    """
+    from treerag.reasoning.text import sentences
+
+    said = [s for s in sentences(answer) if _CITED.search(s)] or sentences(answer)
+    counts: dict[str, int] = {}
+    for sent in said:
+        for name in names(_CITED.sub(" ", sent)):
+            counts[name] = counts.get(name, 0) + 1
+    if not counts:
+        return ""
+    asked = {t.lower() for t in content_terms(question)}
+    order = list(counts)
+
+    def rank(name: str) -> tuple[bool, int, int, int]:
+        terms = set(content_terms(name))
+        return (terms <= asked, -counts[name], -len(terms), order.index(name))
+
+    return min(order, key=rank)
+
+
+def resolve_pronoun(message: str, entity: str) -> str:
+    """Replace the message's first personal pronoun by the entity (possessives get 's / 的)."""
+    if _CJK.search(message) and not re.search(r"[A-Za-z]{3}", message):
+        match = _PRONOUN_ZH.search(message)
+        if match is None:
+            return message
+        tail = "的" if match.group().endswith("的") else ""
+        return f"{message[: match.start()]}{entity}{tail}{message[match.end() :]}"
+    match = _PRONOUN_EN.search(message)
+    if match is None:
+        # "What glass is made there?" -> "... made in Dunsorrow?"
+        there = re.search(r"\bthere(?=\s*[?.!]?\s*$)", message, re.I)
+        if there is None:
+            return message
+        return f"{message[: there.start()]}in {entity}{message[there.end() :]}"
+    word = match.group().lower()
+    text = f"{entity}'s" if word in _POSSESSIVE else entity
+    return f"{message[: match.start()]}{text}{message[match.end() :]}"
+
+
+def covers(question: str, texts: list[str]) -> bool:
+    """Whether texts cover a question: all its content terms, and a sentence filling its slot."""
+    from treerag.reasoning.text import sentences
+
+    terms = content_terms(question)
+    if not terms or not texts:
+        return False
+    have: set[str] = set()
+    for text in texts:
+        have.update(stems(content_terms(text)))
+    if any(stem(t) not in have for t in terms):
+        return False
+    kind = slot(question)
+    return any(fills_slot(kind, s, question) for text in texts for s in sentences(text))
