@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -114,15 +115,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--mb", type=float, default=5.0, help="size of the text file in MB")
     parser.add_argument("--timeout", type=float, default=1200, help="seconds per side")
+    parser.add_argument("--repeats", type=int, default=2, help="timed runs per side (ABBA order)")
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
     args = parser.parse_args()
+    cli_runs: list[tuple[float, int]] = []
+    route_runs: list[tuple[float, int, int]] = []
     with tempfile.TemporaryDirectory(prefix="treerag-upload-bench-") as tmp:
         file = make_file(Path(tmp) / "large.txt", args.mb)
         size_mb = file.stat().st_size / 2**20
-        cli_s, cli_chunks = time_cli(file, Path(tmp) / "cli", args.timeout)
-        print(f"treerag ingest: {cli_s:.1f} s, {cli_chunks} chunks", flush=True)
-        route_s, route_chunks, batches = time_route(file, Path(tmp) / "route", args.timeout)
-        print(f"upload route: {route_s:.1f} s, {route_chunks} chunks, {batches} batch events")
+        # ABBA order (CLI, route, route, CLI, ...): drift of a shared machine's load cancels.
+        order = ["cli", "route", "route", "cli"] * ((args.repeats + 1) // 2)
+        for i, side in enumerate(order[: 2 * args.repeats]):
+            data = Path(tmp) / f"{side}-{i}"
+            if side == "cli":
+                cli_runs.append(time_cli(file, data, args.timeout))
+                print(
+                    f"treerag ingest: {cli_runs[-1][0]:.1f} s, {cli_runs[-1][1]} chunks", flush=True
+                )
+            else:
+                route_runs.append(time_route(file, data, args.timeout))
+                print(
+                    f"upload route: {route_runs[-1][0]:.1f} s, {route_runs[-1][1]} chunks",
+                    flush=True,
+                )
+    cli_s = statistics.median(r[0] for r in cli_runs)
+    route_s = statistics.median(r[0] for r in route_runs)
+    cli_chunks, route_chunks, batches = cli_runs[0][1], route_runs[0][1], route_runs[0][2]
     cli_rate, route_rate = cli_chunks / cli_s, route_chunks / route_s
     ratio = route_rate / cli_rate
     markdown = "\n".join(
@@ -134,6 +152,8 @@ def main() -> None:
             "offline MiniLM embeddings, Milvus Lite. `python -m benchmarks.upload"
             + (f" --mb {args.mb:g}" if args.mb != 5.0 else "")
             + "`.",
+            "",
+            f"Median of {args.repeats} runs per side, in ABBA order.",
             "",
             "| side | seconds | chunks | chunks/s |",
             "|---|---:|---:|---:|",

@@ -83,10 +83,12 @@ async def test_chat_run_streams_tokens_and_tree_then_a_cited_reply(server_url):
     assert any(c.get("child") for c in fold.root["chunks"])
 
 
-def test_server_log_is_free_of_blocking_calls_and_docstring_tracebacks(server_url):
-    # Runs above went through every node with every store present (chunks, keyword tree,
-    # graph, judge cache); `langgraph dev` without --allow-blocking turns a blocking call
-    # into a BlockingError, and route docstrings that are not YAML into ScannerErrors.
+async def test_server_log_is_free_of_blocking_calls_and_docstring_tracebacks(server_url):
+    # A turn goes through every node with every store present (chunks, keyword tree, graph,
+    # judge cache); `langgraph dev` without --allow-blocking turns a blocking call into a
+    # BlockingError, and route docstrings that are not YAML into ScannerErrors at start.
+    turn = await stream_turn(server_url, await new_thread(server_url), FIRST, SHALLOW)
+    assert "keyword_descended" in {e["event"] for e in turn["tree"]}
     log = server_log(server_url)
     assert "BlockingError" not in log and "Blocking call" not in log
     assert "ScannerError" not in log and "Unable to parse docstring" not in log

@@ -159,3 +159,15 @@ def test_ingest_files_reports_events_per_file_and_batch(library, tmp_path):
     # The keyword tree got the new file at once, under its folder relative to tree_base.
     infos, files = _tree_sources(ctx)
     assert good.resolve().as_posix() in files
+
+
+def test_a_store_that_cannot_follow_is_marked_stale_not_failed(library):
+    root, ctx = library
+    (graph_dir(ctx) / "world.json").write_text("{ not json", encoding="utf-8")
+    done = delete_document(ctx, _src(root, "cats.txt"))
+
+    assert done.deleted_chunks and done.keyword_tree == "updated"
+    assert done.knowledge_graph == "stale"  # the chunks are gone all the same
+    assert list_documents(ctx).stale == {"keyword_tree": False, "knowledge_graph": True}
+    assert rebuild(ctx)["knowledge_graph"] == "stale"  # still unreadable: stays marked
+    assert list_documents(ctx).stale["knowledge_graph"] is True

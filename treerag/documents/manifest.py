@@ -8,6 +8,7 @@ knowledge graph) lags behind the chunks.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 import threading
@@ -18,6 +19,7 @@ from typing import Any
 
 from treerag.context import Context
 
+log = logging.getLogger(__name__)
 MANIFEST_FILE = "documents.json"
 MAX_SKIPPED = 50
 """Skipped files remembered (the most recent)."""
@@ -82,7 +84,10 @@ def record_ingest(ctx: Context, report: Any) -> None:
         for source in report.pruned_sources:
             data["documents"].pop(source.split("#", 1)[0], None)
 
-    update_manifest(ctx, change)
+    try:
+        update_manifest(ctx, change)
+    except OSError as exc:  # the chunks are in; only the "when" and "skipped" notes are lost
+        log.warning("could not record the ingestion in %s: %s", manifest_path(ctx), exc)
 
 
 def mark_stale(ctx: Context, store: str, stale: bool = True) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -16,6 +17,8 @@ Event = dict[str, Any]
 EventHandler = Callable[[Event], None]
 UPLOADS_DIR = "uploads"
 """Folder of the data directory that holds uploaded files."""
+_writes = threading.Lock()
+"""One document write at a time in a process (uploads and deletes arrive concurrently)."""
 
 
 class UnknownDocumentError(LookupError):
@@ -127,15 +130,16 @@ def ingest_files(
             if stage == "embed":
                 emit({"event": "batch", "name": name, "done": done, "total": total})
 
-        report = ingest([Path(path)], ctx, progress=progress)
-        result = report.files[0] if report.files else None
+        with _writes:
+            report = ingest([Path(path)], ctx, progress=progress)
+            result = report.files[0] if report.files else None
+            if result is not None and result.added:
+                _derive_file(ctx, result.path, tree_base)
         if result is None or result.status == "skipped":
             reason = result.reason if result else "nothing to ingest"
             skipped.append({"name": name, "reason": reason})
             emit({"event": "file_skipped", "name": name, "reason": reason})
             continue
-        if result.added:
-            _derive_file(ctx, result.path, tree_base)
         added.append(name)
         emit({"event": "file_done", "name": name, "chunks_added": result.added})
     finished = {"event": "finished", "added": added, "skipped": skipped}
@@ -169,12 +173,13 @@ def delete_document(ctx: Context, source: str) -> Deletion:
     when no chunk is stored for `source`.
     """
     store = _store(ctx)
-    ids = _ids_by_file(store).get(source)
-    if not ids:
-        raise UnknownDocumentError(f"no document {source!r} is ingested")
-    store.delete(sorted(ids))
-    store.flush()
-    outcome = derived.forget(ctx, ids, [source])
+    with _writes:
+        ids = _ids_by_file(store).get(source)
+        if not ids:
+            raise UnknownDocumentError(f"no document {source!r} is ingested")
+        store.delete(sorted(ids))
+        store.flush()
+        outcome = derived.forget(ctx, ids, [source])
     update_manifest(ctx, lambda d: d["documents"].pop(source, None))
     uploads = (ctx.tenant_path / UPLOADS_DIR).resolve()
     path = Path(source)
@@ -185,4 +190,5 @@ def delete_document(ctx: Context, source: str) -> Deletion:
 
 def rebuild(ctx: Context) -> dict[str, str]:
     """Bring the keyword tree and the graph back in step with the stored chunks."""
-    return dict(derived.rebuild(ctx, _ids_by_file(_store(ctx))))
+    with _writes:
+        return dict(derived.rebuild(ctx, _ids_by_file(_store(ctx))))
