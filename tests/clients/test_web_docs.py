@@ -113,7 +113,7 @@ def test_upload_ask_delete_ask_again(browser, web_server, files):
     with open_page(browser, web_server, init_script=_STATUS_LOG) as page:
         page.click("#open-docs")
         expect(page.locator("#docs-dialog")).to_be_visible()
-        expect(page.locator("#docs-list tr").first).to_be_visible()
+        expect(page.locator("#docs-list tr").first).to_be_visible(timeout=60_000)
         before = page.locator("#docs-list tr").count()
         with page.expect_file_chooser() as chooser:
             page.click("#docs-choose")

@@ -233,11 +233,11 @@ export class Documents {
       this.say(`the upload failed: ${err.message}`, "error");
       for (const row of this.rows.values()) if (/waiting|running/.test(row.li.className)) row.li.className = "upload failed";
     } finally {
+      await this.load();
       this.uploading = false;
-      this.dialog.dataset.uploading = "0";
+      this.dialog.dataset.uploading = "0"; // after the list is reloaded: the upload is over
       $("docs-choose").disabled = false;
       setStatus("ready");
-      await this.load();
     }
   }
 }
