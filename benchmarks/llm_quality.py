@@ -92,6 +92,8 @@ async def run_crag(question: str, ctx: Context) -> Outcome:
         if verdict.score > 0:
             relevant.append(doc)
     if not relevant:
+        if getattr(reasoner, "model", None) is None:  # the local model starts on first use
+            await reasoner._ready()  # type: ignore[attr-defined]
         model = capped(reasoner.model, CONDENSE_MAX_TOKENS)  # type: ignore[attr-defined]
         reply = await model.ainvoke(
             [HumanMessage(content=REWRITE_PROMPT.format(question=question))]

@@ -117,8 +117,17 @@ def _local_chat_model(ctx: Context, spec: str) -> BaseChatModel:
         return known[0]
     weights = resolve(spec, ctx.local_model_sha256)
     server = ensure_server(weights, ctx.local_n_ctx, threads)
-    # Temperature 0: the judge's verdicts should not vary from run to run.
-    model = _openai_chat_model(ctx, weights.alias, server.base_url, "local", temperature=0)
+    # Temperature 0: the judge's verdicts should not vary from run to run. On a CPU the first
+    # token of a long prompt can take longer than langchain-openai's 120 s gap between stream
+    # chunks: the call's own timeout is the limit that counts.
+    model = _openai_chat_model(
+        ctx,
+        weights.alias,
+        server.base_url,
+        "local",
+        temperature=0,
+        stream_chunk_timeout=ctx.llm_timeout_s,
+    )
     _local_models[key] = (model, server)
     return model
 
