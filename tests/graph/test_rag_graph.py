@@ -51,6 +51,41 @@ async def test_a_level_with_a_sufficient_chunk_does_not_recurse(make_ctx):
     scores = [c["score"] for c in result["tree"]["chunks"]]
     assert 2 in scores and 1 in scores
     assert size(result["tree"])["runs"] == 1
+    assert result["llm_calls"] <= 5 + 1  # k judges and the answer
+
+
+async def test_an_offline_root_that_covers_the_question_makes_k_plus_1_calls(make_ctx):
+    result = await ask("Where was Aldous Brennick born?", make_ctx(max_depth=2, top_k=5))
+    assert size(result["tree"])["runs"] == 1 and result["llm_calls"] <= 5 + 1
+    assert "Marrowgate" in result["answer"].split("[")[1]  # the lead states the place
+
+
+async def test_sub_runs_never_fetch_a_chunk_the_tree_already_has(make_ctx):
+    model = ScriptedChatModel(judge_script=always_partial)
+    ctx = make_ctx(model, max_depth=2, max_subqueries=2, top_k=3, max_llm_calls=500)
+    result = await ask("Where was Orla Venn born?", ctx)
+    fetched = []
+
+    def walk(run):
+        for chunk in run["chunks"]:
+            fetched.append(chunk["chunk_id"])
+            if chunk.get("child"):
+                walk(chunk["child"])
+
+    walk(result["tree"])
+    assert len(fetched) == len(set(fetched)) == 7 * 3
+
+
+async def test_the_budget_is_shared_fairly_among_sub_runs(make_ctx):
+    model = ScriptedChatModel(judge_script=always_partial)
+    ctx = make_ctx(model, max_depth=2, max_subqueries=3, top_k=3, max_llm_calls=24)
+    result = await ask("Where was Orla Venn born?", ctx)
+    children = [c["child"] for c in result["tree"]["chunks"] if c.get("child")]
+    # 24 calls: the root spends 4, so three sub-runs of 6 each (no grandchildren) rather
+    # than the first branch spending everything on its own descendants.
+    assert len(children) == 3
+    assert not any(c.get("child") for run in children for c in run["chunks"])
+    assert result["llm_calls"] <= 24
 
 
 async def test_children_are_checkpointed_under_their_own_thread_ids(make_ctx):

@@ -2,14 +2,22 @@
 
 Rules (documented here because they decide what a user without an LLM sees):
 - judge: coverage = share of the question's content terms found in the chunk (title
-  included); similarity = cosine of question and best chunk sentence. Score 2 when coverage
-  >= 0.9 and similarity >= 0.5; score 1 when coverage >= 0.25 or similarity >= 0.35;
-  else 0. The quote is the best sentence.
-- follow-up: the question plus up to three bridge terms, the name-like terms of the best
-  sentences that the question lacks.
-- answer: extractive. Sentences of score 2 and score 1 chunks, and of the sub-runs' best
-  evidence, are ranked by similarity to the question plus term overlap; the best three
-  (at most two per chunk) are returned with [n] citations, streamed like an LLM answer.
+  included; Latin words compared by their first six letters); similarity = cosine of the
+  question and the best chunk sentence. Score 2 when coverage >= sufficient_coverage,
+  similarity >= sufficient_similarity and one of the two best sentences holds a candidate of
+  the asked-for kind (`questions.slot`: a person, place, time, number, "which X" ...). Score 1
+  when the chunk shares a term and coverage >= partial_coverage, or similarity >=
+  partial_similarity: it names something the question needs. Else 0: a chunk that shares no
+  term with the question and is not similar never counts. Thresholds per script in
+  `THRESHOLDS`, fitted on the dev sets (see there). The quote is the best sentence.
+- follow-up (score 1 only): a short question about the bridge entity, the name the chunk adds
+  next to what the question says about it, for the clause of the question still open
+  (`questions.followup`); none when no such question can be built.
+- answer: extractive. Sentences of score 2 and score 1 chunks and of the sub-runs' finds
+  (each cited with its own [n]) are ranked by similarity to the question (or to the
+  follow-up a sub-run answered) plus term overlap; the answer leads with the best sentence
+  that states the asked-for thing, then the best sentence a sub-run found, then support:
+  three sentences, at most two per chunk, streamed as they are picked.
 """
 
 from __future__ import annotations

@@ -267,9 +267,11 @@ def _wh_heads(clause: str) -> set[int]:
 def _covered_span(clause: str, spans: list[tuple[str, int, int]], covered: set[str]) -> tuple:
     heads = _wh_heads(clause)
     hits = [(s, e) for t, s, e in spans if t in covered and s not in heads]
-    named = any(clause[s : s + 1].isupper() for s, _ in hits)
-    if not hits or (len(hits) < 2 and not named):
+    capital = [clause[s : s + 1].isupper() for s, _ in hits]
+    if not hits or (len(hits) < 2 and not any(capital)):
         return None  # one covered common word does not describe the bridge
+    if all(capital) and not _CJK.search(clause):
+        return None  # only the question's own names: the chunk is about them, not a bridge
     start, end = hits[0][0], hits[-1][1]
     article = re.search(r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?$", clause[:start], re.IGNORECASE)
     start = article.start() if article else start
