@@ -88,12 +88,13 @@ def test_fusion_plan_follows_language_and_embedder():
     assert plan_fusion("When was the lighthouse lit?", minilm).kind == "rrf"
     assert plan_fusion("When was the lighthouse lit?", minilm).dense_filter == ""
     zh = plan_fusion("灯塔的航标", use)
-    assert zh.kind == "rrf" and zh.dense_filter == NOT_CHINESE
+    assert zh.kind == "rrf" and zh.dense_filter == NOT_CHINESE and zh.related_above
     endpoint = {"embedding": "openai:text-embedding-3-small", "chunk_languages": True}
-    assert plan_fusion("灯塔的航标", endpoint).dense_filter == NOT_CHINESE
+    assert plan_fusion("灯塔的航标", endpoint).kind == "sparse"  # no calibrated threshold
     # Without recorded chunk languages the Chinese chunks cannot be told apart: BM25 alone.
     assert plan_fusion("灯塔的航标", {"embedding": "use-m3"}).kind == "sparse"
-    assert plan_fusion("１２３ ？", minilm).kind == "dense"
+    assert plan_fusion("？！…", minilm).kind == "dense"
+    assert plan_fusion("１２３", minilm).kind == "rrf"  # digits are BM25 terms
     assert language_of("RCEP具体包括哪些国家") == "zh"
     assert language_of("What is 长城 called in English?") == "en"
 
@@ -139,6 +140,9 @@ def test_mixed_language_collection_reaches_both_languages(tmp_path):
     assert [d.metadata["title"] for d in sparse] == ["zh"]  # no English word matches lexically
     assert dense[0].metadata["title"] == "en"  # the multilingual embedder crosses languages
     assert {d.metadata["title"] for d in hybrid} == {"zh", "en"}
+    # An unrelated English chunk (the ferry) gets no vote for a question about the guild.
+    unrelated = from_context(store, topk=4).search("织光行会的会长是谁")
+    assert "en3" not in {d.metadata["title"] for d in unrelated}
 
 
 def test_embedder_choice_is_recorded_and_enforced(tmp_path):

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 from langchain_core.documents import Document
@@ -119,7 +121,7 @@ class Retriever:
             return self.search_with_rerank_model(query)
         mode, plan = self.search_type, None
         if self.search_type == "hybrid" and self.ranker_type == "auto":
-            plan = plan_fusion(query, self.store.recorded)
+            plan = self._related_dense(query, plan_fusion(query, self.store.recorded))
             mode = "hybrid" if plan.kind == "rrf" else plan.kind
         if mode == "sparse":
             hits = self.sparse_search(query)
@@ -164,6 +166,28 @@ class Retriever:
             output_fields=SCALAR_FIELDS,
         )
         return list(res[0])
+
+    def _related_dense(self, query: str, plan: FusionPlan) -> FusionPlan:
+        """Narrow a plan's dense filter to the filtered hits above its cosine threshold.
+
+        Returns a BM25-only plan when no chunk passes: nothing related on the dense side.
+        """
+        if plan.kind != "rrf" or plan.related_above is None:
+            return plan
+        pool = max(self.topk, int(self.ranker_params.get("candidates", self.topk)))
+        res = self.store.client.search(
+            self.store.name,
+            data=[self.store.embeddings.embed_query(query)],
+            anns_field=DENSE,
+            limit=pool,
+            filter=plan.dense_filter,
+            search_params=self._params(DENSE),
+            output_fields=["id"],
+        )
+        ids = [h["id"] for h in res[0] if float(h["distance"]) > plan.related_above]
+        if not ids:
+            return replace(plan, kind="sparse", reason=plan.reason + " (none related: BM25 alone)")
+        return replace(plan, dense_filter=f"id in {json.dumps(ids)}")
 
     def _params(self, name: str) -> dict:
         """The search params of one field (a one-side search inside hybrid mode included)."""

@@ -24,7 +24,7 @@ def language_of(text: str) -> Language:
     cjk = len(_CJK.findall(text))
     latin = len(_LATIN_WORD.findall(text))
     if cjk == 0 and latin == 0:
-        return "other" if any(ch.isalpha() for ch in text) else "none"
+        return "other" if any(ch.isalnum() for ch in text) else "none"
     return "zh" if cjk >= latin else "en"
 
 
