@@ -40,7 +40,13 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from benchmarks._report import machine_summary, percentile, read_hotpotqa, write_section  # noqa: E402
+from benchmarks._report import (  # noqa: E402
+    machine_summary,
+    percentile,
+    publish,
+    read_hotpotqa,
+    write_section,
+)
 from treerag.context import Context  # noqa: E402
 from treerag.embeddings import DIMENSION, MAX_TOKENS, OnnxMiniLMEmbeddings  # noqa: E402
 from treerag.ingest.indexer import ingest  # noqa: E402
@@ -668,7 +674,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="splice the results into BENCHMARKS.md (section 'retrieval')",
     )
+    parser.add_argument(
+        "--fusion",
+        default="",
+        help="instead, measure language-aware fusion for comma-separated embedder:set runs, "
+        "set = rgb | rgbN (every N-th rgb_zh_300 question with its pool) | hotpot, e.g. "
+        "minilm:rgb,minilm:hotpot,use-m3:rgb10 (section 'retrieval-fusion')",
+    )
     args = parser.parse_args(argv)
+    if args.fusion:
+        from benchmarks._fusion import run
+
+        publish("retrieval-fusion", run(args.fusion.split(",")), args.write)
+        return 0
     args.synthetic = args.synthetic or (2000 if args.quick else 20000)
     if args.unflushed_queries is None:
         args.unflushed_queries = 3 if args.quick else 5

@@ -12,7 +12,7 @@ from typing import Any, Literal, get_args, get_origin, get_type_hints
 ENV_PREFIX = "TREERAG_"
 
 SearchMode = Literal["dense", "sparse", "hybrid"]
-RankerType = Literal["rrf", "weighted", "model"]
+RankerType = Literal["auto", "rrf", "weighted", "model"]
 Analyzer = Literal["auto", "jieba", "standard"]
 
 
@@ -112,7 +112,8 @@ class Context:
         "Expected sha256 of the GGUF file given as local:<path.gguf>; empty = not checked (the bundled weights are always checked).",
     )
     embedding_model: str = _setting(
-        "minilm", "Embeddings: 'minilm' (offline all-MiniLM-L6-v2, ONNX) or 'openai:<model>'."
+        "minilm",
+        "Embeddings: offline 'minilm' (all-MiniLM-L6-v2, English), 'use-m3' (multilingual USE v3) or 'e5-small' (multilingual-e5-small), or 'openai:<model>'.",
     )
     embedding_base_url: str = _setting(
         "", "Base URL of the embedding endpoint; empty = chat_base_url, then OPENAI_BASE_URL."
@@ -125,7 +126,8 @@ class Context:
     top_k: int = _setting(5, "Chunks per retrieval.")
     search_mode: SearchMode = _setting("hybrid", "Retrieval mode: dense, sparse (BM25) or hybrid.")
     ranker: RankerType = _setting(
-        "rrf", "How hybrid results are fused: rrf, weighted, or model (coarse hybrid then rerank)."
+        "auto",
+        "How hybrid results are fused: auto (weights per query language and embedder), rrf, weighted, or model (coarse hybrid then rerank).",
     )
     hybrid_candidates: int = _setting(
         50, "Hits each side (dense, BM25) contributes to hybrid fusion before the top k are kept."

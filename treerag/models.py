@@ -148,6 +148,14 @@ def _cached_embeddings(name: str, base_url: str, dimensions: int) -> Embeddings:
         from treerag.embeddings import OnnxMiniLMEmbeddings
 
         return OnnxMiniLMEmbeddings()
+    if name == "use-m3":
+        from treerag.multilingual import UseM3Embeddings
+
+        return UseM3Embeddings()
+    if name == "e5-small":
+        from treerag.multilingual import E5SmallEmbeddings
+
+        return E5SmallEmbeddings()
     _, model = split_model_string(name, "TREERAG_EMBEDDING_MODEL")
     _require_key("TREERAG_EMBEDDING_MODEL")
     from langchain_openai import OpenAIEmbeddings

@@ -30,7 +30,7 @@ def search_command(
     ranker: str = typer.Option(
         None,
         "--ranker",
-        help="Hybrid fusion: rrf | weighted | model (default: TREERAG_RANKER, else rrf).",
+        help="Hybrid fusion: auto | rrf | weighted | model (default: TREERAG_RANKER, else auto).",
     ),
     as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
     data_dir: str = DataDirOption,

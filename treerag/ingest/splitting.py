@@ -9,6 +9,7 @@ from langchain_text_splitters import MarkdownHeaderTextSplitter, RecursiveCharac
 
 from treerag.ingest.loaders import Section
 from treerag.retrievers.chunk_store import Chunk
+from treerag.retrievers.language import language_of
 
 HEADERS = [("#", "h1"), ("##", "h2"), ("###", "h3"), ("####", "h4")]
 # Paragraphs first, then sentence ends in both scripts, then clauses, then words.
@@ -47,6 +48,8 @@ def split_sections(sections: Sequence[Section], chunk_size: int, chunk_overlap: 
             occurrence = seen.get(key, 0)
             seen[key] = occurrence + 1
             meta = dict(section.meta)
+            # Hybrid search leaves Chinese chunks to BM25 for Chinese queries (fusion.py).
+            meta["lang"] = language_of(text)
             if heading_path:
                 meta["heading_path"] = heading_path
             chunks.append(

@@ -125,6 +125,9 @@ class ChunkStore:
         self.name = tenant_collection(ctx.collection, ctx.tenant)
         self.client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
         self._key = (ctx.resolved_milvus_uri, self.name)
+        self._embedder_checked = False
+        self.recorded: dict[str, Any] = {}
+        """The collection's recorded settings, read by `check_embedder` before a search."""
 
     # -- collection ----------------------------------------------------------------------
     def exists(self) -> bool:
@@ -149,6 +152,8 @@ class ChunkStore:
 
         analyzer = pick_analyzer(self.ctx.analyzer, sample_texts)
         info = {"embedding": self.embedding_name, "dimension": dimension, "analyzer": analyzer}
+        # Chunks written from now on carry meta["lang"]: language-aware fusion may filter on it.
+        info["chunk_languages"] = True
         schema = self.client.create_schema(auto_id=False)
         schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
         schema.add_field(
@@ -201,6 +206,25 @@ class ChunkStore:
                 f"{self.embedding_name!r} ({dimension}-d): use the same model, or another "
                 "TREERAG_COLLECTION, or `treerag ingest --rebuild` to start over"
             )
+
+    def check_embedder(self) -> None:
+        """Refuse to search a collection with another embedder than the one it was built with.
+
+        Two 384-d models (minilm, e5-small) would search each other's vectors without any
+        error from Milvus, returning nonsense; the recorded name is what tells them apart.
+        """
+        if self._embedder_checked:
+            return
+        self.recorded = self.info()
+        built_with = self.recorded.get("embedding")
+        if built_with and built_with != self.embedding_name:
+            raise StoreError(
+                f"collection {self.name!r} was built with embeddings {built_with!r} but "
+                f"TREERAG_EMBEDDING_MODEL is {self.embedding_name!r}: set "
+                f"TREERAG_EMBEDDING_MODEL={built_with}, or `treerag ingest --rebuild` to "
+                "re-embed it"
+            )
+        self._embedder_checked = True
 
     def require_data(self) -> None:
         """Raise EmptyStoreError unless the collection exists and holds chunks."""

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import copy
+import json
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 from langchain_core.documents import Document
 
 from treerag.retrievers.chunk_store import DENSE, SCALAR_FIELDS, SPARSE, ChunkStore
+from treerag.retrievers.fusion import FusionPlan, plan_fusion
+from treerag.retrievers.language import expand_for_bm25
 
 SearchType = Literal["sparse", "dense", "hybrid"]
-RankerName = Literal["weighted", "rrf", "model"]
+RankerName = Literal["weighted", "rrf", "model", "auto"]
 DEFAULT_PARAMS = {
     DENSE: {"metric_type": "COSINE", "params": {}},
     SPARSE: {"metric_type": "BM25", "params": {}},
@@ -30,6 +34,9 @@ class Retriever:
     `ranker_params` (weights per field for weighted; `k` for rrf; `candidates`, the hits
     each field contributes to the fusion (default topk); for model: `pre_topk`,
     `pre_ranker_type`, `pre_ranker_params` of the coarse hybrid pass and a `reranker`).
+    The `auto` ranker weighs the sides per query by language and embedder
+    (`treerag.retrievers.fusion`); it takes `k` and `candidates` like rrf.
+    BM25 always searches the query together with its other script forms (`expand_for_bm25`).
     """
 
     def __init__(
@@ -86,9 +93,9 @@ class Retriever:
                 f"search_params has {len(self.search_params)} entries for "
                 f"{len(self.search_fields)} search_fields: give one dict per field"
             )
-        if self.ranker_type not in ("weighted", "rrf", "model"):
+        if self.ranker_type not in ("weighted", "rrf", "model", "auto"):
             raise RetrieverArgumentError(
-                f"ranker_type={self.ranker_type!r}: use weighted, rrf or model"
+                f"ranker_type={self.ranker_type!r}: use auto, weighted, rrf or model"
             )
         if self.search_type == "hybrid" and self.ranker_type == "weighted":
             weights = self.ranker_params.get("weights")
@@ -109,31 +116,40 @@ class Retriever:
         if not self.store.exists():
             self.store.require_data()  # raises with what to do
         self.store.load()
+        self.store.check_embedder()
         if self.search_type == "hybrid" and self.ranker_type == "model":
             return self.search_with_rerank_model(query)
-        if self.search_type == "sparse":
+        mode, plan = self.search_type, None
+        if self.search_type == "hybrid" and self.ranker_type == "auto":
+            plan = self._related_dense(query, plan_fusion(query, self.store.recorded))
+            mode = "hybrid" if plan.kind == "rrf" else plan.kind
+        if mode == "sparse":
             hits = self.sparse_search(query)
-        elif self.search_type == "dense":
+        elif mode == "dense":
             hits = self.dense_search(query)
         else:
-            hits = self.hybrid_search(query)
+            hits = self.hybrid_search(query, plan)
         if not hits:
             # Counting costs a query, so it is done only when nothing came back.
             self.store.require_data()
-        return [_to_document(h, self.search_type) for h in hits]
+        docs = [_to_document(h, mode) for h in hits]
+        if plan is not None:
+            for doc, _ in docs:
+                doc.metadata.update(retrieval="hybrid", fusion=plan.reason)
+        return docs
 
     def search(self, query: str) -> list[Document]:
         """Return the top chunks as Documents (score in metadata["score"])."""
         return [doc for doc, _ in self.get_similar_chunk_with_score(query)]
 
     def sparse_search(self, query: str) -> list[dict]:
-        """BM25 search on the sparse field (Milvus tokenizes the raw query text)."""
+        """BM25 search on the sparse field (Milvus tokenizes the query and its script forms)."""
         res = self.store.client.search(
             self.store.name,
-            data=[query],
+            data=[expand_for_bm25(query)],
             anns_field=SPARSE,
             limit=self.topk,
-            search_params=self.search_params[0],
+            search_params=self._params(SPARSE),
             output_fields=SCALAR_FIELDS,
         )
         return list(res[0])
@@ -146,23 +162,61 @@ class Retriever:
             data=[vector],
             anns_field=DENSE,
             limit=self.topk,
-            search_params=self.search_params[0],
+            search_params=self._params(DENSE),
             output_fields=SCALAR_FIELDS,
         )
         return list(res[0])
 
-    def hybrid_search(self, query: str) -> list[dict]:
-        """Search every field, then fuse the lists with the RRF or weighted ranker."""
+    def _related_dense(self, query: str, plan: FusionPlan) -> FusionPlan:
+        """Narrow a plan's dense filter to the filtered hits above its cosine threshold.
+
+        Returns a BM25-only plan when no chunk passes: nothing related on the dense side.
+        """
+        if plan.kind != "rrf" or plan.related_above is None:
+            return plan
+        pool = max(self.topk, int(self.ranker_params.get("candidates", self.topk)))
+        res = self.store.client.search(
+            self.store.name,
+            data=[self.store.embeddings.embed_query(query)],
+            anns_field=DENSE,
+            limit=pool,
+            filter=plan.dense_filter,
+            search_params=self._params(DENSE),
+            output_fields=["id"],
+        )
+        ids = [h["id"] for h in res[0] if float(h["distance"]) > plan.related_above]
+        if not ids:
+            return replace(plan, kind="sparse", reason=plan.reason + " (none related: BM25 alone)")
+        return replace(plan, dense_filter=f"id in {json.dumps(ids)}")
+
+    def _params(self, name: str) -> dict:
+        """The search params of one field (a one-side search inside hybrid mode included)."""
+        for field, params in zip(self.search_fields, self.search_params, strict=True):
+            if field == name:
+                return params
+        return copy.deepcopy(DEFAULT_PARAMS[name])
+
+    def hybrid_search(self, query: str, plan: FusionPlan | None = None) -> list[dict]:
+        """Search every field, then fuse the lists in one request (RRF or weighted ranker).
+
+        A plan (the auto ranker) may restrict the dense request with a filter, e.g. to the
+        chunks that are not Chinese for a Chinese query (`treerag.retrievers.fusion`).
+        """
         from pymilvus import AnnSearchRequest, RRFRanker, WeightedRanker
 
         # Each side contributes `candidates` hits to the fusion: with only top-k per side, a
         # chunk ranked k+1 on both sides can never surface (BENCHMARKS.md, retrieval).
         pool = max(self.topk, int(self.ranker_params.get("candidates", self.topk)))
+        dense_filter = plan.dense_filter if plan is not None else ""
         requests = []
         for name, params in zip(self.search_fields, self.search_params, strict=True):
-            data: Any = self.store.embeddings.embed_query(query) if name == DENSE else query
+            if name == DENSE:
+                data: Any = self.store.embeddings.embed_query(query)
+                expr = dense_filter or None
+            else:
+                data, expr = expand_for_bm25(query), None
             requests.append(
-                AnnSearchRequest(data=[data], anns_field=name, param=params, limit=pool)
+                AnnSearchRequest(data=[data], anns_field=name, param=params, limit=pool, expr=expr)
             )
         if self.ranker_type == "weighted":
             ranker: Any = WeightedRanker(*self.ranker_params["weights"])

@@ -1,0 +1,212 @@
+"""Language-aware fusion, per embedder, on rgb_zh_300 and hotpotqa_100 (`retrieval.py --fusion`).
+
+Same run, same passages and vectors: brute force (numpy cosine, bm25s, RRF(60) of the two
+top-100 lists) beside the product's `Retriever` on Milvus Lite: dense, sparse, hybrid with
+today's equal-weight RRF (`ranker_type="rrf"`) and the new `auto` ranker. Passage vectors
+are cached under bench-out/embeddings/ (git-ignored); embedding throughput is timed on the
+same 64 passages for every embedder in every run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks._datasets import DevSet, load_hotpotqa, load_rgb_zh, recall_at
+from benchmarks._embed_cache import embedder, passage_vectors, query_vectors
+from treerag.context import Context
+from treerag.retrievers.chunk_store import Chunk, ChunkStore
+from treerag.retrievers.fusion import plan_fusion
+from treerag.retrievers.hybrid import Retriever
+from treerag.retrievers.language import expand_for_bm25, language_of
+
+KS = (2, 5)
+POOL = 100
+THROUGHPUT_SAMPLE = 32
+SIDES = ("dense", "sparse", "hybrid RRF (before)", "hybrid auto (now)")
+
+
+def _tokenizer(chinese: bool):
+    import bm25s
+    import jieba
+
+    jieba.setLogLevel(60)
+    if chinese:
+        return lambda t: [w.lower() for w in jieba.lcut_for_search(t) if w.strip()]
+    return lambda t: bm25s.tokenize([t], stopwords="en", return_ids=False, show_progress=False)[0]
+
+
+def _rrf(rankings: Sequence[Sequence[int]], k: int = 60) -> list[int]:
+    scores: dict[int, float] = {}
+    for ranking in rankings:
+        for rank, doc in enumerate(ranking, 1):
+            scores[doc] = scores.get(doc, 0.0) + 1.0 / (k + rank)
+    return sorted(scores, key=lambda d: -scores[d])
+
+
+def _mean_recalls(data: DevSet, rankings: list[list[str]]) -> dict[int, float]:
+    return {
+        k: float(
+            np.mean(
+                [recall_at(r, g, k, data.capped) for r, g in zip(rankings, data.gold, strict=True)]
+            )
+        )
+        for k in KS
+    }
+
+
+def brute_force(
+    data: DevSet, name: str, vectors: np.ndarray, langs: list[str]
+) -> dict[str, dict[int, float]]:
+    """Recall of numpy cosine, bm25s, their RRF, and the auto rule applied to the same lists."""
+    import bm25s
+
+    tok = _tokenizer(data.name.startswith("rgb"))
+    bm25 = bm25s.BM25()
+    bm25.index([tok(t) for t in data.texts], show_progress=False)
+    qvecs = query_vectors(name, data.questions)
+    info = {"embedding": name, "chunk_languages": True}
+    out: dict[str, list[list[str]]] = {side: [] for side in SIDES}
+    not_zh = np.array([lang != "zh" for lang in langs])
+    for q, qv in zip(data.questions, qvecs, strict=True):
+        sims = vectors @ qv
+        dense = np.argsort(-sims, kind="stable")[:POOL].tolist()
+        scores = bm25.get_scores(tok(expand_for_bm25(q)))
+        sparse = np.argsort(-scores, kind="stable")[:POOL].tolist()
+        sparse = [i for i in sparse if scores[i] > 0]
+        plan = plan_fusion(q, info)
+        if plan.kind == "sparse":
+            auto = sparse
+        elif plan.kind == "dense":
+            auto = dense
+        else:
+            allowed = [
+                i
+                for i in dense
+                if not plan.dense_filter or (not_zh[i] and sims[i] > (plan.related_above or -1.0))
+            ]
+            auto = _rrf([allowed, sparse]) if allowed else sparse
+        for side, ranking in zip(SIDES, (dense, sparse, _rrf([dense, sparse]), auto), strict=True):
+            out[side].append([data.ids[i] for i in ranking[: max(KS)]])
+    return {side: _mean_recalls(data, rankings) for side, rankings in out.items()}
+
+
+def product(
+    data: DevSet, name: str, vectors: np.ndarray, langs: list[str], workdir: Path
+) -> dict[str, dict[int, float]]:
+    """Recall through `Retriever` on Milvus Lite holding the same passages and vectors."""
+    ctx = Context(
+        data_dir=str(workdir / name), collection="fusion", analyzer="auto", embedding_model=name
+    )
+    store = ChunkStore(ctx, embedder(name))
+    chunks = [
+        Chunk(pid[:64], text, pid, pid, 0, pid[:16], {"lang": lang})
+        for pid, text, lang in zip(data.ids, data.texts, langs, strict=True)
+    ]
+    store.ensure(vectors.shape[1], [c.text for c in chunks[:3]])
+    for start in range(0, len(chunks), 1000):
+        store.insert(chunks[start : start + 1000], vectors[start : start + 1000].tolist())
+    store.flush()
+    runs = {
+        "dense": Retriever(store, topk=5, search_type="dense"),
+        "sparse": Retriever(store, topk=5, search_type="sparse"),
+        "hybrid RRF (before)": Retriever(
+            store, topk=5, search_type="hybrid", ranker_params={"k": 60, "candidates": 50}
+        ),
+        "hybrid auto (now)": Retriever(
+            store,
+            topk=5,
+            search_type="hybrid",
+            ranker_type="auto",
+            ranker_params={"k": 60, "candidates": 50},
+        ),
+    }
+    out = {}
+    for side, retriever in runs.items():
+        rankings = [[d.metadata["source"] for d in retriever.search(q)] for q in data.questions]
+        out[side] = _mean_recalls(data, rankings)
+    return out
+
+
+def throughput(names: Sequence[str], texts: Sequence[str]) -> dict[str, float]:
+    """Passages/s of each embedder on the same passages (model loaded before timing)."""
+    rates = {}
+    for name in names:
+        emb = embedder(name)
+        emb.embed_documents(["warm-up"])
+        start = time.perf_counter()
+        emb.embed_documents(list(texts))
+        rates[name] = len(texts) / (time.perf_counter() - start)
+        print(f"  {name}: {rates[name]:.1f} passages/s", flush=True)
+    return rates
+
+
+def _set(spec: str, cache: dict[str, DevSet]) -> DevSet:
+    """'rgb' (whole rgb_zh_300), 'rgbN' (every N-th question with its pool), 'hotpot'."""
+    base = "hotpot" if spec.startswith("hotpot") else "rgb"
+    if base not in cache:
+        cache[base] = load_hotpotqa() if base == "hotpot" else load_rgb_zh()
+    every = spec[len(base) :]
+    return cache[base].subset(int(every)) if every else cache[base]
+
+
+def run(runs: Sequence[str], with_product: bool = True) -> str:
+    """Measure each 'embedder:set' run and return the BENCHMARKS.md section."""
+    began = time.perf_counter()
+    cache: dict[str, DevSet] = {}
+    names = list(dict.fromkeys(r.split(":")[0] for r in runs))
+    rgb, hotpot = _set("rgb", cache), _set("hotpot", cache)
+    rows: list[str] = []
+    rates_zh = throughput(names, rgb.texts[:THROUGHPUT_SAMPLE])
+    rates_en = throughput(names, hotpot.texts[:THROUGHPUT_SAMPLE])
+    for spec in runs:
+        name, set_spec = spec.split(":")
+        data = _set(set_spec, cache)
+        vectors, _ = passage_vectors(name, data.texts)
+        langs = [language_of(t) for t in data.texts]
+        print(f"{data.name} / {name}: {len(data.texts)} passages", flush=True)
+        brute = brute_force(data, name, vectors, langs)
+        milvus: dict[str, dict[int, float]] = {}
+        if with_product:
+            with tempfile.TemporaryDirectory(prefix="treerag-fusion-") as tmp:
+                milvus = product(data, name, vectors, langs, Path(tmp))
+        for side in SIDES:
+            got = milvus.get(side, {})
+            cells = [f"{got[k]:.3f}" if got else "n/a" for k in KS]
+            cells += [f"{brute[side][k]:.3f}" for k in KS]
+            rows.append(f"| {data.name} | {name} | {side} | {' | '.join(cells)} |")
+            print("  " + rows[-1], flush=True)
+    rate_rows = [f"| {name} | {rates_zh[name]:.1f} | {rates_en[name]:.1f} |" for name in names]
+    minutes = (time.perf_counter() - began) / 60
+    return "\n".join(
+        [
+            "## Language-aware fusion (`benchmarks/retrieval.py --fusion`)",
+            "",
+            f"Whole run {minutes:.1f} min on a shared 2-core machine (load average above 15 "
+            "while measuring: absolute speeds are low; compare embedders within the table).",
+            "",
+            "Recall@k per side, through the product's `Retriever` on Milvus Lite (BM25 with "
+            "jieba for rgb_zh_300, the standard analyzer for hotpotqa_100) and by brute force "
+            "over the same passages and vectors (numpy cosine; bm25s with jieba search-mode "
+            "tokens or English stopwords; RRF(60) of the two top-100 lists; the auto rule "
+            "applied to those lists). rgb_zh_300 recall is capped: |gold ∩ top-k| / min(k, "
+            "|gold|). 'hybrid RRF (before)' is what `--mode hybrid` did before the auto ranker; "
+            "'hybrid auto (now)' is the default now. Both sides search BM25 with the query's "
+            "script forms added (`expand_for_bm25`).",
+            "",
+            "| Set | Embedder | Side | R@2 Milvus | R@5 Milvus | R@2 brute | R@5 brute |",
+            "|---|---|---|---|---|---|---|",
+            *rows,
+            "",
+            f"Embedding throughput, same {THROUGHPUT_SAMPLE} passages for every embedder "
+            "(passages/s, model loaded before timing):",
+            "",
+            "| Embedder | rgb_zh_300 passages | hotpotqa_100 passages |",
+            "|---|---|---|",
+            *rate_rows,
+        ]
+    )
