@@ -28,6 +28,14 @@ def check_run(ctx: Context) -> None:
     Checks the bounds a run needs (top_k >= 1 and the like), that the chat and embedding
     model strings name a known provider, and that the key such a provider needs is set.
     """
+    check_bounds(ctx, models=True)
+
+
+def check_bounds(ctx: Context, models: bool = False) -> None:
+    """Raise SettingsError for settings out of bounds (and, with `models`, bad model settings).
+
+    `treerag search` uses it without models: it needs no chat model.
+    """
     from treerag.models import check_model_settings
 
     problems = [
@@ -45,7 +53,8 @@ def check_run(ctx: Context) -> None:
     if ctx.llm_timeout_s <= 0:
         problems.append(f"{_var('llm_timeout_s')}={ctx.llm_timeout_s} must be positive")
     try:
-        check_model_settings(ctx)
+        if models:
+            check_model_settings(ctx)
     except SettingsError as exc:
         problems.append(str(exc))
     if problems:

@@ -199,3 +199,12 @@ def test_milvus_lite_clients_send_no_idle_keepalive_pings(tmp_path: Path) -> Non
         options = client._get_connection()._grpc_options
         assert options["grpc.keepalive_permit_without_calls"] is False
         assert options["grpc.keepalive_time_ms"] >= 300_000
+
+
+def test_doctor_takes_the_store_options(tmp_path: Path) -> None:
+    data = tmp_path / "fresh"
+    result = runner.invoke(app, ["doctor", "--data-dir", str(data), "--collection", "c1"])
+    assert result.exit_code == 0, result.output
+    assert data.is_dir()  # the data-dir check ran on the folder given, not ./data
+    assert (data / "milvus.db").exists()  # and Milvus opened there
+    assert "c1" in result.output

@@ -63,3 +63,9 @@ def test_good_settings_pass(monkeypatch) -> None:  # type: ignore[no-untyped-def
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     check_run(Context(chat_model="openai:gpt-4o-mini"))
     check_run(Context())
+
+
+def test_search_refuses_top_k_0(data_dir: str, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("TREERAG_TOP_K", "0")
+    result = runner.invoke(app, ["search", "guild", "--data-dir", data_dir])
+    assert result.exit_code == 2 and "TREERAG_TOP_K=0 must be at least 1" in result.output

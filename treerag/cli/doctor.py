@@ -46,7 +46,7 @@ def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOp
     quiet_libraries()
     ctx = make_context(data_dir=data_dir, collection=collection)
 
-    def data_dir() -> str:
+    def data_folder() -> str:
         path = ctx.data_path
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path):
@@ -76,7 +76,7 @@ def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOp
         return f"{ctx.chat_model} configured at {url}"
 
     checks = [
-        _check("data dir", data_dir),
+        _check("data dir", data_folder),
         _check("milvus", milvus),
         _check("embeddings", embeddings),
         _check("chat model", chat),

@@ -38,6 +38,7 @@ def search_command(
 ) -> None:
     """Search the ingested chunks (no LLM involved)."""
     from treerag.models import get_embeddings
+    from treerag.preflight import check_bounds
     from treerag.retrievers.chunk_store import ChunkStore
     from treerag.retrievers.hybrid import from_context
 
@@ -46,6 +47,7 @@ def search_command(
         data_dir=data_dir, collection=collection, search_mode=mode, top_k=k, ranker=ranker
     )
     with user_errors():
+        check_bounds(ctx)  # TREERAG_TOP_K=0 would find nothing, quietly
         retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)))
         results = retriever.get_similar_chunk_with_score(query)
     if as_json:
