@@ -26,7 +26,7 @@ from treerag.retrievers.language import expand_for_bm25, language_of
 
 KS = (2, 5)
 POOL = 100
-THROUGHPUT_SAMPLE = 32
+THROUGHPUT_SAMPLE = 16
 SIDES = ("dense", "sparse", "hybrid RRF (before)", "hybrid auto (now)")
 
 
