@@ -95,6 +95,8 @@ async def test_upload_list_ask_delete_ask_again(docs_server):
 
     after = await ask(url, QUESTION)
     assert "zephyr.md" not in cited_sources(after) and "Wendral" not in after["answer"]
+    # The server runs without --allow-blocking: a blocking call in a route would be logged.
+    assert "Blocking call" not in server_log(url)
 
 
 def test_uploads_are_limited_checked_and_kept_under_the_data_dir(docs_server):
