@@ -264,7 +264,9 @@ def _wh_heads(clause: str) -> set[int]:
     return {m.end() for m in re.finditer(r"\b(?:which|what)\s+|哪个|哪家|哪座|哪位", clause, re.I)}
 
 
-def _covered_span(clause: str, spans: list[tuple[str, int, int]], covered: set[str]) -> tuple:
+def _covered_span(
+    clause: str, spans: list[tuple[str, int, int]], covered: set[str]
+) -> tuple[int, int] | None:
     heads = _wh_heads(clause)
     hits = [(s, e) for t, s, e in spans if t in covered and s not in heads]
     capital = [clause[s : s + 1].isupper() for s, _ in hits]
