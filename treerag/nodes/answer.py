@@ -92,7 +92,7 @@ def build_evidence(
     numbered: set[str] = set()
     spent = 0
 
-    def add(item: dict[str, Any], item_depth: int, followup: str, sub_answer: str = "") -> bool:
+    def add(item: Any, item_depth: int, followup: str, sub_answer: str = "") -> bool:
         nonlocal spent
         cost = len(item.get("text", "")) // 3 + len(sub_answer) // 3
         if out and spent + cost > budget_tokens:

@@ -264,7 +264,9 @@ def _wh_heads(clause: str) -> set[int]:
     return {m.end() for m in re.finditer(r"\b(?:which|what)\s+|哪个|哪家|哪座|哪位", clause, re.I)}
 
 
-def _covered_span(clause: str, spans: list[tuple[str, int, int]], covered: set[str]) -> tuple:
+def _covered_span(
+    clause: str, spans: list[tuple[str, int, int]], covered: set[str]
+) -> tuple[int, int] | None:
     heads = _wh_heads(clause)
     hits = [(s, e) for t, s, e in spans if t in covered and s not in heads]
     capital = [clause[s : s + 1].isupper() for s, _ in hits]
@@ -353,24 +355,25 @@ _PRONOUN_ZH = re.compile(r"[他她它]们?的?|该[\u4e00-\u9fff]?(?=[\u4e00-\u9
 def top_entity(answer: str, question: str) -> str:
     """The entity a previous answer was about: its top-cited name the question did not name.
 
-    Names are counted over the answer's cited sentences (all of it when none is cited);
-    names the question already had rank after new ones, then by count, then by position.
+    Names are counted over the answer's cited sentences (all of it when none is cited), the
+    first sentence counting twice (it states the asked-for thing); names the question already
+    had rank after new ones, then by count, then by first appearance.
     """
     from treerag.reasoning.text import sentences
 
-    said = [s for s in sentences(answer) if _CITED.search(s)] or sentences(answer)
+    # A sentence's [n] follows it: "… Dunsorrow. [1] Orla Venn … [2]".
+    said = [m.group(1) for m in re.finditer(r"(.+?)\s*\[\d+\]", answer)] or sentences(answer)
     counts: dict[str, int] = {}
-    for sent in said:
+    for position, sent in enumerate(said):
         for name in names(_CITED.sub(" ", sent)):
-            counts[name] = counts.get(name, 0) + 1
+            counts[name] = counts.get(name, 0) + (2 if position == 0 else 1)
     if not counts:
         return ""
     asked = {t.lower() for t in content_terms(question)}
     order = list(counts)
 
-    def rank(name: str) -> tuple[bool, int, int, int]:
-        terms = set(content_terms(name))
-        return (terms <= asked, -counts[name], -len(terms), order.index(name))
+    def rank(name: str) -> tuple[bool, int, int]:
+        return (set(content_terms(name)) <= asked, -counts[name], order.index(name))
 
     return min(order, key=rank)
 
