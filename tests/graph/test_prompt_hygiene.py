@@ -99,3 +99,31 @@ async def test_extraction_and_link_prompts_fence_document_text():
     decision = await agent.link_info(INJECTION, [])
     assert decision.links == []  # the instructions in the text changed nothing
     assert_fenced(model.prompts[-1], "ignore all previous")
+
+
+async def test_keyword_tree_prompts_fence_names_and_descriptions_from_documents():
+    """Keyword names derive from documents: every keyword-agent prompt keeps them fenced."""
+    from treerag.keyword_tree import CandidateNode
+    from treerag.reasoning.keyword_agent import LLMKeywordAgent
+
+    class View:  # the shown subtree, as DescentView renders it
+        def render(self) -> str:
+            return f"[k1] Ferries — {INJECTION}"
+
+    model = ScriptedChatModel(
+        structured_scripts={
+            "BranchDecision": lambda prompt: {"action": "missing", "reason": "none"},
+            "DedupDecision": lambda prompt: {"action": "create_new"},
+            "DisambiguationDecision": lambda prompt: {"node_id": "k1", "reason": "first"},
+            "ReorganizeAdvice": lambda prompt: {"steps": []},
+        }
+    )
+    agent = LLMKeywordAgent(model, timeout_s=10, retries=0)
+    node = CandidateNode(id="k1", name="Ferry", description=INJECTION)
+    await agent.pick_branch("When does the ferry leave?", View())  # type: ignore[arg-type]
+    await agent.dedup_check(f"Ferry {INJECTION}", INJECTION, [node])
+    await agent.disambiguate_same_name("When does the ferry leave?", [node, node])
+    await agent.review_subtree(View())  # type: ignore[arg-type]
+    assert len(model.prompts) == 4
+    for prompt in model.prompts:
+        assert_fenced(prompt, "ignore all previous")

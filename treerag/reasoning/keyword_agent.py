@@ -25,8 +25,11 @@ from treerag.reasoning.structured import KEYWORD_MAX_TOKENS, structured, truncat
 
 
 def _candidates(nodes: list[CandidateNode]) -> str:
-    return "\n".join(
-        f"[{n.id}] {n.name}" + (f" — {n.description}" if n.description else "") for n in nodes
+    """Keywords as prompt lines; names and descriptions come from documents (fenced)."""
+    return untrusted(
+        "\n".join(
+            f"[{n.id}] {n.name}" + (f" — {n.description}" if n.description else "") for n in nodes
+        )
     )
 
 
@@ -67,7 +70,9 @@ class LLMKeywordAgent:
 
     async def pick_branch(self, question: str, view: DescentView) -> BranchDecision:
         """Choose jump / match / missing / ambiguous for the shown subtree."""
-        return await self._ask(BranchDecision, "pick_branch", question=question, view=view.render())
+        return await self._ask(
+            BranchDecision, "pick_branch", question=question, view=untrusted(view.render())
+        )
 
     async def dedup_check(
         self, name: str, description: str, existing: list[CandidateNode]
@@ -76,8 +81,8 @@ class LLMKeywordAgent:
         return await self._ask(
             DedupDecision,
             "dedup",
-            name=name,
-            description=description,
+            name=untrusted(name),
+            description=untrusted(description),
             existing=_candidates(existing),
         )
 
@@ -100,4 +105,4 @@ class LLMKeywordAgent:
 
     async def review_subtree(self, view: DescentView) -> ReorganizeAdvice:
         """Propose merges, moves and descriptions for the shown subtree (reorganize)."""
-        return await self._ask(ReorganizeAdvice, "reorganize", view=view.render())
+        return await self._ask(ReorganizeAdvice, "reorganize", view=untrusted(view.render()))
