@@ -142,3 +142,13 @@ def test_a_pronoun_follow_up_keeps_the_subject(reasoner):
         ("ai", f"{LABEL} 盐鹪号由潮匠行会建造 [1]。"),
     ]
     assert reasoner._condense(zh, "它在哪里？") == "潮匠行会在哪里？"
+
+
+def test_a_pronoun_of_another_kind_than_the_answer_means_the_question_s_entity(reasoner):
+    """After a "who" question, "it" cannot be the person the answer named."""
+    history = [
+        ("human", "Who led the fishers that founded Quillhaven?"),
+        ("ai", f"{LABEL} Brannoc Hale led the fishers from Skellow who settled Quillhaven [1]."),
+    ]
+    assert reasoner._condense(history, "When was it founded?") == "When was Quillhaven founded?"
+    assert reasoner._condense(history, "Where was he born?") == "Where was Brannoc Hale born?"

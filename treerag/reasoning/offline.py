@@ -33,10 +33,10 @@ from treerag.reasoning.base import EvidenceItem, Judgement
 from treerag.reasoning.questions import (
     bridge,
     fills_slot,
+    referent,
     resolve_pronoun,
     slot,
     statement,
-    top_entity,
 )
 from treerag.reasoning.questions import followup as build_followup
 from treerag.reasoning.streaming import TextStreamModel
@@ -207,9 +207,12 @@ class OfflineReasoner:
         they, there, he, she, 他, 她, 它, 那, 这, 该 ...) or fewer than three content terms.
         The entity is the previous turn's top-cited one (`questions.top_entity`): among the
         names in the previous answer's cited sentences, one the previous question did not
-        name (what the answer found), then the one cited most often, then the first. The
-        pronoun is replaced by it ("Where was he born?" -> "Where was Oswin Marl born?"); a
-        message without a pronoun gets it appended in parentheses.
+        name (what the answer found), then the one cited most often, then the first; unless
+        the pronoun's kind does not fit what the previous question asked for ("it" after a
+        "who" question), when it is the previous question's own named entity
+        (`questions.referent`). The pronoun is replaced by it ("Where was he born?" ->
+        "Where was Oswin Marl born?"); a message without a pronoun gets it appended in
+        parentheses.
         """
         questions = [text for role, text in history if role == "human"]
         answers = [text.replace(LABEL, "") for role, text in history if role == "ai"]
@@ -218,7 +221,7 @@ class OfflineReasoner:
         terms = content_terms(message)
         if REFERENCE.search(message) is None and len(terms) >= 3:
             return message
-        entity = top_entity(answers[-1] if answers else "", questions[-1])
+        entity = referent(message, questions[-1], answers[-1] if answers else "")
         if not entity or any(t in terms for t in content_terms(entity)):
             return message
         resolved = resolve_pronoun(message, entity)

@@ -77,8 +77,9 @@ _NAME_GLUE = frozenset({"of", "the", "de", "da", "van", "von", "del", "la", "le"
 
 def slot(question: str) -> str:
     """The kind of answer asked for: person, place, time, number, yesno or thing."""
+    lowered = question.lower()  # "Who …" opens most questions; the patterns are lower case
     for name, pattern in _SLOTS:
-        if pattern.search(question):
+        if pattern.search(lowered):
             return name
     return "yesno" if _YES_NO.match(question) else "thing"
 
@@ -376,6 +377,32 @@ def top_entity(answer: str, question: str) -> str:
         return (set(content_terms(name)) <= asked, -counts[name], order.index(name))
 
     return min(order, key=rank)
+
+
+_PERSONAL = re.compile(r"\b(he|she|him|her|his|hers)\b|[他她]", re.I)
+_PLACE = re.compile(r"\bthere\b|那里|那儿", re.I)
+
+
+def referent(message: str, previous_question: str, previous_answer: str) -> str:
+    """The entity a follow-up message's pronoun stands for.
+
+    A pronoun takes the most salient earlier entity of a compatible kind: when its kind
+    matches what the previous question asked for (he/she for a "who" question, there for a
+    "where" one, it for a thing or place), it is the previous answer's entity (`top_entity`);
+    otherwise it is what the previous question itself named ("Who led the fishers that
+    founded Quillhaven?" → "When was it founded?" means Quillhaven, not the leader).
+    """
+    if _PERSONAL.search(message):
+        kind = {"person"}
+    elif _PLACE.search(message):
+        kind = {"place"}
+    else:
+        kind = {"thing", "place", "number", "time", "yesno"}
+    found = top_entity(previous_answer, previous_question)
+    if slot(previous_question) in kind or not found:
+        return found
+    named = names(previous_question)
+    return named[0] if named else found
 
 
 def resolve_pronoun(message: str, entity: str) -> str:
