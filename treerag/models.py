@@ -51,6 +51,10 @@ def _require_key(setting: str) -> None:
         )
 
 
+OFFLINE_EMBEDDERS = ("minilm", "default", "", "use-m3", "e5-small")
+"""Embedding model names that run in-process, with no endpoint and no key."""
+
+
 def check_model_settings(ctx: Context) -> None:
     """Raise SettingsError for a model string or missing key that would fail a run midway.
 
@@ -63,9 +67,9 @@ def check_model_settings(ctx: Context) -> None:
                 f"TREERAG_CHAT_MODEL={ctx.chat_model!r}: no chat model registered as {model!r} "
                 "(call treerag.models.register_chat_model first)"
             )
-        if provider != "registered":
+        if provider not in ("registered", "local"):  # the local server needs no key
             _require_key("TREERAG_CHAT_MODEL")
-    if ctx.embedding_model not in ("minilm", "default", ""):
+    if ctx.embedding_model not in OFFLINE_EMBEDDERS:
         split_model_string(ctx.embedding_model, "TREERAG_EMBEDDING_MODEL")
         _require_key("TREERAG_EMBEDDING_MODEL")
 

@@ -100,8 +100,8 @@ async def test_second_message_is_condensed_with_the_first_turn(server_url):
     second = await stream_turn(server_url, thread_id, "When was it founded?", SHALLOW)
 
     question = second["meta"]["question"]
-    assert question.startswith("When was it founded?") and question != "When was it founded?"
-    assert "Quillhaven" in question  # carried over from the first turn
+    # "it" after a "who" question is what that question named, not the person found.
+    assert question == "When was Quillhaven founded?"
     assert second["meta"]["tree_thread_id"] == f"{thread_id}-t2"
     state = await get_client(url=server_url).threads.get_state(thread_id)
     assert [m["type"] for m in state["values"]["messages"]] == ["human", "ai", "human", "ai"]

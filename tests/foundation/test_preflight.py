@@ -69,3 +69,14 @@ def test_search_refuses_top_k_0(data_dir: str, monkeypatch) -> None:  # type: ig
     monkeypatch.setenv("TREERAG_TOP_K", "0")
     result = runner.invoke(app, ["search", "guild", "--data-dir", data_dir])
     assert result.exit_code == 2 and "TREERAG_TOP_K=0 must be at least 1" in result.output
+
+
+def test_models_that_need_no_key_pass_without_one(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The local model server and the in-process embedders run with no OPENAI_API_KEY."""
+    from treerag.context import Context
+    from treerag.preflight import check_run
+
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    for chat in ("local", "local:qwen2.5-coder-1.5b"):
+        for embedder in ("minilm", "use-m3", "e5-small"):
+            check_run(Context(chat_model=chat, embedding_model=embedder))
