@@ -157,11 +157,14 @@ def test_keyboard_only_upload_and_drag_and_drop(browser, web_server, files):
             page.keyboard.press("Tab")
         page.keyboard.press("Enter")
         expect(page.locator("#docs-dialog")).to_be_visible()
+        # The list loads after the dialog opens; tab once it is drawn, so the focus order holds.
+        expect(page.locator("#docs-list tr").first).to_be_visible(timeout=60_000)
         choose = page.locator("#docs-choose")
-        for _ in range(10):
+        for _ in range(30):
             if choose.evaluate("e => e === document.activeElement"):
                 break
             page.keyboard.press("Tab")
+        assert choose.evaluate("e => e === document.activeElement"), "Tab never reached Choose"
         with page.expect_file_chooser() as chooser:
             page.keyboard.press("Enter")
         chooser.value.set_files([str(f) for f in files])
