@@ -165,9 +165,20 @@ def test_keyboard_only_upload_and_drag_and_drop(browser, web_server, files):
                 break
             page.keyboard.press("Tab")
         assert choose.evaluate("e => e === document.activeElement"), "Tab never reached Choose"
-        with page.expect_file_chooser() as chooser:
-            page.keyboard.press("Enter")
-        chooser.value.set_files([str(f) for f in files])
+        # Enter on Choose must open the file chooser, i.e. click the panel's file input. The
+        # click is recorded rather than awaited as a chooser event, which headless Chromium
+        # did not always deliver on a loaded machine; the files then go in through that input.
+        page.evaluate(
+            "() => { window.__chooser = false; document.getElementById('docs-file')"
+            ".addEventListener('click', () => { window.__chooser = true; }); }"
+        )
+        page.keyboard.press("Enter")
+        for _ in range(100):
+            if page.evaluate("() => window.__chooser === true"):
+                break
+            page.wait_for_timeout(100)
+        assert page.evaluate("() => window.__chooser === true"), "Enter did not open the chooser"
+        page.set_input_files("#docs-file", [str(f) for f in files])
         _wait_uploaded(page)
         _check_upload(page)
         _delete(page, GOOD_NAME)
