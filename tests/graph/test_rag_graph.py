@@ -60,20 +60,46 @@ async def test_an_offline_root_that_covers_the_question_makes_k_plus_1_calls(mak
     assert "Marrowgate" in result["answer"].split("[")[1]  # the lead states the place
 
 
-async def test_sub_runs_never_fetch_a_chunk_the_tree_already_has(make_ctx):
+def _runs(run, path=()):
+    """Yield (chunk ids on the way to the run, the run) for every run of a tree."""
+    yield path, run
+    for chunk in run["chunks"]:
+        if chunk.get("child"):
+            yield from _runs(chunk["child"], path + tuple(c["chunk_id"] for c in run["chunks"]))
+
+
+def _shape(run):
+    return [
+        (c["chunk_id"], c.get("followup", ""), _shape(c["child"]) if c.get("child") else None)
+        for c in run["chunks"]
+    ]
+
+
+async def test_sub_runs_never_fetch_a_chunk_above_them_or_a_siblings(make_ctx):
     model = ScriptedChatModel(judge_script=always_partial)
     ctx = make_ctx(model, max_depth=2, max_subqueries=2, top_k=3, max_llm_calls=500)
     result = await ask("Where was Orla Venn born?", ctx)
-    fetched = []
+    runs = list(_runs(result["tree"]))
+    assert len(runs) == 7
+    for path, run in runs:
+        own = [c["chunk_id"] for c in run["chunks"]]
+        assert len(own) == 3 and not set(own) & set(path)
+        children = [c["child"] for c in run["chunks"] if c.get("child")]
+        level = [c["chunk_id"] for child in children for c in child["chunks"]]
+        assert len(level) == len(set(level))  # siblings share no chunk
+    # Depth 1 holds nothing the whole level above it (root and siblings) holds.
+    depth1 = [run for path, run in runs if run["depth"] == 1]
+    ids = [c["chunk_id"] for run in [result["tree"], *depth1] for c in run["chunks"]]
+    assert len(ids) == len(set(ids)) == 9
 
-    def walk(run):
-        for chunk in run["chunks"]:
-            fetched.append(chunk["chunk_id"])
-            if chunk.get("child"):
-                walk(chunk["child"])
 
-    walk(result["tree"])
-    assert len(fetched) == len(set(fetched)) == 7 * 3
+async def test_the_same_question_grows_the_same_tree(make_ctx):
+    model = ScriptedChatModel(judge_script=always_partial, delay_s=0.01)
+    ctx = make_ctx(model, max_depth=2, max_subqueries=3, top_k=3, max_llm_calls=60)
+    first = await ask("Which guild built the Saltwren?", ctx)
+    second = await ask("Which guild built the Saltwren?", ctx)
+    assert size(first["tree"])["runs"] > 4
+    assert _shape(first["tree"]) == _shape(second["tree"])
 
 
 async def test_the_budget_is_shared_fairly_among_sub_runs(make_ctx):

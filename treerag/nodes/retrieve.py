@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -10,12 +11,10 @@ from langgraph.runtime import Runtime
 
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit, thread_of
-from treerag.reasoning.ledger import TreeLedger, ledger_for
+from treerag.reasoning.ledger import ledger_for
 from treerag.retrievers.chunk_store import EmptyStoreError
 from treerag.server.scope import require_active
 from treerag.state import RagState
-
-FETCH_ATTEMPTS = 3
 
 
 def _search(ctx: Context, question: str, skip: int = 0) -> list[dict[str, Any]]:
@@ -37,24 +36,31 @@ def _search(ctx: Context, question: str, skip: int = 0) -> list[dict[str, Any]]:
     ]
 
 
-def _fresh(ctx: Context, question: str, ledger: TreeLedger, depth: int) -> list[dict[str, Any]]:
-    """The first top_k hits no other run of the tree fetched, ranked 1..k again.
+def fresh(ctx: Context, question: str, seen: Collection[str] = ()) -> list[dict[str, Any]]:
+    """The first top_k hits of `question` that are not in `seen`, ranked 1..k again."""
+    skip = set(seen)
+    hits = _search(ctx, question, len(skip))
+    kept = [h for h in hits if h["chunk_id"] not in skip][: ctx.top_k]
+    return [{**h, "rank": rank} for rank, h in enumerate(kept, 1)]
 
-    Sub-runs of a tree share what their siblings and ancestors found: a chunk is fetched and
-    judged once per tree, and a sub-run looks further down its own hit list instead (as far
-    as the tree has fetched; again when parallel siblings claimed the same hits first).
+
+def allocate(
+    ctx: Context, questions: list[str], seen: Collection[str]
+) -> list[list[dict[str, Any]]]:
+    """Fetch the chunks of a level's sub-runs, in order, so that no two of them share one.
+
+    Each follow-up takes the first top_k hits of its own list that neither the tree on the
+    way here (`seen`) nor an earlier sibling holds. Done once, by the parent, before the
+    sub-runs start: the split does not depend on which sub-run runs first, so the same
+    question over the same documents always grows the same tree.
     """
-    kept: dict[str, dict[str, Any]] = {}
-    for _ in range(FETCH_ATTEMPTS):
-        window = ctx.top_k + (len(ledger.fetched) if depth else 0)
-        hits = _search(ctx, question, window - ctx.top_k)
-        wanted = [h["chunk_id"] for h in hits if h["chunk_id"] not in kept]
-        claimed = set(ledger.fetch(wanted, ctx.top_k - len(kept)))
-        kept.update((h["chunk_id"], h) for h in hits if h["chunk_id"] in claimed)
-        if len(kept) >= ctx.top_k or len(hits) < window or not depth:
-            break
-    ordered = sorted(kept.values(), key=lambda h: h["rank"])
-    return [{**h, "rank": rank} for rank, h in enumerate(ordered, 1)]
+    taken = set(seen)
+    fetched = []
+    for question in questions:
+        chunks = fresh(ctx, question, taken)
+        taken.update(c["chunk_id"] for c in chunks)
+        fetched.append(chunks)
+    return fetched
 
 
 async def retrieve_chunks(
@@ -73,14 +79,14 @@ async def retrieve_chunks(
         parent_thread_id=state.get("parent_thread_id", ""),
         parent_chunk_id=state.get("parent_chunk_id", ""),
     )
-    ledger = ledger_for(root, ctx.max_llm_calls)
     if not state.get("depth", 0):
         # The root reserves its own answer call; sub-runs are reserved by plan_followups.
-        ledger.spend(1, force=True)
+        ledger_for(root, ctx.max_llm_calls).spend(1, force=True)
     try:
-        chunks = await asyncio.to_thread(
-            _fresh, ctx, state["question"], ledger, state.get("depth", 0)
-        )
+        if state.get("depth", 0) and "prefetched" in state:
+            chunks = list(state["prefetched"])
+        else:
+            chunks = await asyncio.to_thread(fresh, ctx, state["question"])
         error = ""
     except EmptyStoreError as exc:
         chunks, error = [], str(exc)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -12,8 +13,9 @@ from langgraph.types import Send
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit
 from treerag.nodes.relay import run_relayed
+from treerag.nodes.retrieve import allocate
 from treerag.reasoning.ledger import ledger_for
-from treerag.reasoning.questions import covers
+from treerag.reasoning.questions import covers, is_new
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 
@@ -22,15 +24,18 @@ def child_thread_id(parent: str, chunk: ChunkRecord) -> str:
     return f"{parent}/{chunk['rank']}"
 
 
-def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
-    """Pick the partial chunks that recurse, and the share of the budget each sub-run gets.
+async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
+    """Pick the partial chunks that recurse, fetch their sub-runs' chunks, share the budget.
 
     No recursion when any chunk scored 2 (seed 02's rule), at `max_depth`, or (offline) when
     the useful chunks already cover the question (`questions.covers`). Otherwise at most
-    `max_subqueries` follow-ups, best retrieval rank first, never one this tree has asked
-    (or a near-duplicate of one), and only as many as the run's share of the budget pays for
-    (a sub-run costs top_k judges and an answer); what is left of the share is split evenly
-    among them, so the first branches cannot spend the budget of the later ones.
+    `max_subqueries` follow-ups, best retrieval rank first, never one asked on the way here
+    or by a sibling (nor a near-duplicate of one), and only as many as the run's share of the
+    budget pays for (a sub-run costs top_k judges and an answer); what is left of the share
+    is split evenly among them, so the first branches cannot spend the budget of the later
+    ones. The sub-runs' chunks are fetched here, in rank order (`retrieve.allocate`), so no
+    two of them, nor they and the tree above them, hold the same chunk; a follow-up that
+    finds nothing new is not asked.
     """
     ctx = context_of(runtime)
     chunks = state.get("chunks", [])
@@ -40,33 +45,52 @@ def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     useful = [f"{c.get('title', '')}\n{c.get('text', '')}" for c in chunks if c.get("score")]
     if ctx.offline and covers(state["question"], useful):
         return {}
+    share = state.get("call_share") or ctx.max_llm_calls
+    available = share - state.get("llm_calls", 0) - 1
+    affordable = min(ctx.max_subqueries, available // (ctx.top_k + 1))
+    asked = [*state.get("asked", []), state["question"]]
+    chosen: list[ChunkRecord] = []
+    for chunk in sorted(
+        (c for c in chunks if c.get("score") == 1 and c.get("followup")), key=lambda c: c["rank"]
+    ):
+        if len(chosen) < affordable and is_new(chunk["followup"], asked):
+            asked.append(chunk["followup"])
+            chosen.append(chunk)
+    if not chosen:
+        return {}
+    seen = [*state.get("seen_chunk_ids", []), *(c["chunk_id"] for c in chunks)]
+    fetched = await asyncio.to_thread(allocate, ctx, [c["followup"] for c in chosen], seen)
     ledger = ledger_for(
         state.get("root_thread_id") or state.get("thread_id", ""), ctx.max_llm_calls
     )
-    if depth == 0:
-        ledger.claim(state["question"])
-    share = state.get("call_share") or ctx.max_llm_calls
-    available = min(ledger.left, share - state.get("llm_calls", 0) - 1)
-    affordable = min(ctx.max_subqueries, available // (ctx.top_k + 1))
-    partial = sorted(
-        (c for c in chunks if c.get("score") == 1 and c.get("followup")), key=lambda c: c["rank"]
-    )
-    planned: list[ChunkRecord] = []
-    for chunk in partial:
-        if len(planned) >= affordable:
-            break
+    planned = [
+        ChunkRecord(
+            chunk_id=chunk["chunk_id"],
+            child_thread_id=child_thread_id(state.get("thread_id", ""), chunk),
+            child_chunks=found,
+        )
+        for chunk, found in zip(chosen, fetched, strict=True)
         # A sub-run needs its answer call reserved before it may start.
-        if ledger.claim(chunk["followup"]) and ledger.spend(1):
-            child = child_thread_id(state.get("thread_id", ""), chunk)
-            planned.append(ChunkRecord(chunk_id=chunk["chunk_id"], child_thread_id=child))
+        if found and ledger.spend(1)
+    ]
     for record in planned:
         record["call_share"] = max(ctx.top_k + 1, available // len(planned))
-    return {"chunks": planned} if planned else {}
+    return {"chunks": planned, "asked": asked} if planned else {}
 
 
 def route_followups(state: RagState) -> list[Send]:
     """Send each planned follow-up to its own sub-run task, all in parallel (maybe none)."""
-    sends = [
+    planned = [
+        c for c in state.get("chunks", []) if c.get("child_thread_id") and "sub_answer" not in c
+    ]
+    # What the tree holds once this level's sub-runs have their chunks: theirs, this run's
+    # and everything on the way here. Their own sub-runs look past all of it.
+    seen = [
+        *state.get("seen_chunk_ids", []),
+        *(c["chunk_id"] for c in state.get("chunks", [])),
+        *(f["chunk_id"] for c in planned for f in c.get("child_chunks", [])),
+    ]
+    return [
         Send(
             "run_sub_rag",
             SubRunTask(
@@ -77,12 +101,13 @@ def route_followups(state: RagState) -> list[Send]:
                 child_thread_id=c["child_thread_id"],
                 depth=state.get("depth", 0) + 1,
                 call_share=c.get("call_share", 0),
+                prefetched=c.get("child_chunks", []),
+                seen_chunk_ids=seen,
+                asked=state.get("asked", []),
             ),
         )
-        for c in state.get("chunks", [])
-        if c.get("child_thread_id") and "sub_answer" not in c
+        for c in planned
     ]
-    return sends
 
 
 def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
@@ -105,6 +130,9 @@ def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
             "parent_thread_id": task["thread_id"],
             "parent_chunk_id": task["chunk"]["chunk_id"],
             "call_share": task.get("call_share", 0),
+            "prefetched": task.get("prefetched", []),
+            "seen_chunk_ids": task.get("seen_chunk_ids", []),
+            "asked": task.get("asked", []),
         }
         emit(
             "subrun_started",

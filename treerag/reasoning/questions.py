@@ -21,7 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from treerag.reasoning.text import EN_STOP, ZH_STOP, content_terms, stem, stems
+from treerag.reasoning.text import EN_STOP, ZH_STOP, content_terms, normalize, stem, stems
 
 NEAR_DUPLICATE_JACCARD = 0.6
 
@@ -345,6 +345,15 @@ def near_duplicate(a: str, b: str) -> bool:
     if not ta or not tb:
         return " ".join(a.lower().split()) == " ".join(b.lower().split())
     return len(ta & tb) / len(ta | tb) >= NEAR_DUPLICATE_JACCARD
+
+
+def is_new(question: str, asked: list[str]) -> bool:
+    """Whether `question` asks something none of `asked` did (same words or near-duplicate)."""
+
+    def key(q: str) -> str:
+        return " ".join(normalize(q).split()).rstrip("?？")
+
+    return all(key(question) != key(q) and not near_duplicate(question, q) for q in asked)
 
 
 _CITED = re.compile(r"\[\d+\]")

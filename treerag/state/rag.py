@@ -43,6 +43,8 @@ class ChunkRecord(TypedDict, total=False):
     """LLM-role calls made by the sub-run and its own descendants."""
     call_share: int
     """LLM-role calls the sub-run this chunk caused may spend, its descendants included."""
+    child_chunks: list[dict[str, Any]]
+    """The chunks fetched for the sub-run this chunk caused, when the level was planned."""
 
 
 def merge_chunk_records(
@@ -81,6 +83,14 @@ class RagInput(TypedDict, total=False):
     """The chunk whose follow-up question this run answers (empty for the root)."""
     call_share: int
     """LLM-role calls this run and its sub-runs may spend (0: the tree's whole budget)."""
+    prefetched: list[dict[str, Any]]
+    """Sub-runs: the chunks the parent fetched for this run when it planned the level."""
+    seen_chunk_ids: list[str]
+    """Chunks the tree already holds on this run's way from the root (ancestors, their
+    sub-runs, this run's siblings): the run's own sub-runs do not fetch them again."""
+    asked: list[str]
+    """Questions asked on this run's way from the root, its siblings' included: a follow-up
+    that near-duplicates one of them is not asked."""
 
 
 class RagState(RagInput, total=False):
@@ -141,3 +151,6 @@ class SubRunTask(TypedDict):
     child_thread_id: str
     depth: int
     call_share: int
+    prefetched: list[dict[str, Any]]
+    seen_chunk_ids: list[str]
+    asked: list[str]
