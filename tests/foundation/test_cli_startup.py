@@ -75,3 +75,6 @@ def test_help_lists_every_family_and_shows_flags_without_types() -> None:
     assert "--prune " in ingest.output and "<bool>" not in ingest.output
     # A wrapped docstring line reads as one paragraph, not a line broken mid-sentence.
     assert "and the\n" not in ingest.output
+    # Every command's docstring is reflowed so, not only the ones written on one line.
+    ask = runner.invoke(app, ["ask", "--help"], env={"COLUMNS": "200"})
+    assert "Without a chat model the offline reasoner answers" in ask.output

@@ -1,5 +1,7 @@
 """The offline reasoner's rules: judge calibration, follow-up questions, answers, condense."""
 
+import re
+
 import pytest
 
 from treerag.context import Context
@@ -151,3 +153,59 @@ def test_a_pronoun_of_another_kind_than_the_answer_means_the_question_s_entity(r
     ]
     assert reasoner._condense(history, "When was it founded?") == "When was Quillhaven founded?"
     assert reasoner._condense(history, "Where was he born?") == "Where was Brannoc Hale born?"
+
+
+def test_what_sub_runs_found_is_added_to_the_run_s_own_sentences_not_put_in_their_place(
+    reasoner,
+):
+    question = "Which guild built the Saltwren, and where is that guild's seat?"
+    own = [
+        EvidenceItem(
+            1,
+            "a",
+            "Saltwren",
+            "ships.md",
+            "The Saltwren was built by the Guild "
+            "of Tidewrights. The Saltwren is a three-masted merchant ship. The "
+            "Saltwren sailed around the islands.",
+            1,
+            followup="Where is the seat of the Guild of Tidewrights?",
+        ),
+        EvidenceItem(
+            2,
+            "b",
+            "Brennick",
+            "people.md",
+            "Aldous Brennick commanded the Saltwren for the guild from 1599.",
+            1,
+        ),
+    ]
+    # Finds that match their follow-up closely: ranked on that, they outscore the run's own.
+    finds = [
+        EvidenceItem(
+            3 + i,
+            f"f{i}",
+            "Tidewrights",
+            "guilds.md",
+            text,
+            1,
+            followup="Where is the seat of the Guild of Tidewrights?",
+            depth=1,
+        )
+        for i, text in enumerate(
+            [
+                "The seat of the Guild of Tidewrights is at the Long Slip in Marrowgate.",
+                "The Guild of Tidewrights has its seat where the guild's yards are.",
+                "The seat of the Guild of Tidewrights was moved once, in 1602.",
+            ]
+        )
+    ]
+    alone = reasoner._compose(question, own, "")
+    with_finds = reasoner._compose(question, own + finds, "")
+    own_cited = re.findall(r"\[([12])\]", alone)
+    assert len(own_cited) == 3
+    # Everything the run's own chunks said is still said; at most two finds come on top.
+    for sentence in re.findall(r"(.+?)\s*\[[12]\]", alone.replace(LABEL, "")):
+        assert sentence.strip() in with_finds
+    found = re.findall(r"\[([3-5])\]", with_finds)
+    assert 1 <= len(found) <= 2 and "Long Slip" in with_finds

@@ -127,3 +127,26 @@ async def test_keyword_tree_prompts_fence_names_and_descriptions_from_documents(
     assert len(model.prompts) == 4
     for prompt in model.prompts:
         assert_fenced(prompt, "ignore all previous")
+
+
+def test_a_sub_answer_s_own_citation_numbers_are_not_passed_on():
+    from treerag.reasoning.llm import format_evidence
+
+    evidence = [
+        EvidenceItem(
+            n=1,
+            chunk_id="c1",
+            title="Ferry",
+            source="f.md",
+            text="The ferry is run by the guild.",
+            score=1,
+            followup="Where is the guild's seat?",
+            sub_answer="The guild sits at the Long Slip [1]. It was chartered in 1544 [2].",
+        ),
+        EvidenceItem(2, "c9", "Guild", "g.md", "The guild sits at the Long Slip.", 1, depth=1),
+    ]
+    block = format_evidence(evidence)
+    # The sub-run's [1] and [2] named its own evidence; here [1] is the ferry chunk.
+    assert "Long Slip." in block and "1544." in block
+    assert "Long Slip [1]" not in block and "[2]." not in block
+    assert block.count("[1]") == 1 and block.count("[2]") == 1

@@ -10,6 +10,7 @@ tests/foundation/test_cli_startup.py for the budget).
 from __future__ import annotations
 
 import importlib
+import re
 from typing import Any, NamedTuple
 
 import typer
@@ -84,9 +85,28 @@ class LazyGroup(TyperGroup):
             self.commands.setdefault(name, command)
 
 
+def reflow(text: str) -> str:
+    """Join a docstring's hard-wrapped lines into paragraphs (rich help keeps every break).
+
+    Paragraphs are separated by blank lines; one with an indented, listed (`-`, `*`) or
+    command (`$`) line is kept as written.
+    """
+    paragraphs = re.split(r"\n[ \t]*\n", text.strip())
+    kept = (
+        p if any(line.startswith((" ", "-", "*", "$")) for line in p.splitlines()[1:]) else None
+        for p in paragraphs
+    )
+    return "\n\n".join(
+        k if k is not None else " ".join(line.strip() for line in p.splitlines())
+        for k, p in zip(kept, paragraphs, strict=True)
+    )
+
+
 def _tidy(command: Command) -> None:
-    """Apply hide_flag_types to a command and, for a group, to every command below it."""
+    """Apply hide_flag_types and reflow to a command and, for a group, to every one below it."""
     hide_flag_types(command, typer.Context(command))
+    if command.help:
+        command.help = reflow(command.help)
     for sub in getattr(command, "commands", {}).values():
         _tidy(sub)
 

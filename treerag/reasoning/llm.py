@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -150,6 +151,9 @@ async def _condense(reasoner: LLMReasoner, history: list[tuple[str, str]], messa
     return str(reply.content).strip() or message
 
 
+_SUB_CITATION = re.compile(r"\s*\[\d+\]")
+
+
 def format_evidence(evidence: list[EvidenceItem]) -> str:
     """Render evidence for a prompt: number, title, text, and any sub-run answer."""
     if not evidence:
@@ -158,10 +162,13 @@ def format_evidence(evidence: list[EvidenceItem]) -> str:
     for item in evidence:
         block = f"[{item.n}] {untrusted_title(item.title)}\n<<<\n{untrusted(item.text)}\n>>>"
         if item.sub_answer:
-            # A sub-run's answer is written from documents too: fenced like them.
+            # A sub-run's answer is written from documents too: fenced like them. Its [n]
+            # numbered the sub-run's own evidence, not this list: they are taken out, so that
+            # the answer cites the items here (the sub-run's finds have numbers of their own).
+            said = _SUB_CITATION.sub("", item.sub_answer)
             block += (
                 f"\nFollow-up: {untrusted_title(item.followup)}"
-                f"\nFollow-up answer:\n<<<\n{untrusted(item.sub_answer)}\n>>>"
+                f"\nFollow-up answer:\n<<<\n{untrusted(said)}\n>>>"
             )
         blocks.append(block)
     return "\n\n".join(blocks)

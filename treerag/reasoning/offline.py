@@ -16,8 +16,9 @@ Rules (documented here because they decide what a user without an LLM sees):
 - answer: extractive. Sentences of score 2 and score 1 chunks and of the sub-runs' finds
   (each cited with its own [n]) are ranked by similarity to the question (or to the
   follow-up a sub-run answered) plus term overlap; the answer leads with the best sentence
-  that states the asked-for thing, then support: three sentences, at most two per chunk,
-  streamed as they are picked.
+  that states the asked-for thing, then support: three sentences of the run's own chunks,
+  then up to two of what its sub-runs found (added, never in their place), at most two per
+  chunk, streamed as they are picked.
 """
 
 from __future__ import annotations
@@ -52,6 +53,9 @@ NOT_FOUND = "I could not find an answer to this in the ingested documents."
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 ANSWER_SENTENCES = 3
+"""Sentences an offline answer takes from the run's own chunks (and structured context)."""
+FOUND_SENTENCES = 2
+"""Sentences it adds from what its sub-runs found."""
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,8 @@ class Ranked(NamedTuple):
     n: int
     """The number of the evidence item it comes from (its citation)."""
     text: str
+    found: bool = False
+    """Whether a sub-run found it (evidence of depth > 0)."""
 
 
 @dataclass
@@ -256,6 +262,7 @@ class OfflineReasoner:
         out.
         """
         candidates: list[tuple[int, str, str]] = []
+        found: set[int] = {item.n for item in evidence if item.depth > 0}
         for item in evidence:
             if item.score < 1:
                 continue
@@ -287,29 +294,34 @@ class OfflineReasoner:
                 statement(kind, sent, question),
                 statement(slot(asked), sent, asked) if asked else 0,
             )
-            out.append(Ranked(sim + 0.3 * overlap, states, n, sent))
+            out.append(Ranked(sim + 0.3 * overlap, states, n, sent, n in found))
         out.sort(key=lambda r: -r.score)
         return out
 
     @staticmethod
     def _pick(ranked: list[Ranked]) -> list[str]:
-        """Lead with the sentence that states the asked-for thing, then the support.
+        """Lead with the sentence that states the asked-for thing, then the support and finds.
 
         The lead is, among the best 2 x `ANSWER_SENTENCES`, the first of those that state it
         most plainly (`questions.statement`); sentences sub-runs found compete by their
-        similarity to the follow-up they answered. At most two sentences per chunk.
+        similarity to the follow-up they answered. Then the run's own chunks' best sentences
+        up to `ANSWER_SENTENCES`, then the best of what the sub-runs found up to
+        `FOUND_SENTENCES`: a sub-run's find is added to what the run's own chunks say, never
+        put in its place. At most two sentences per chunk.
         """
         top = ranked[: ANSWER_SENTENCES * 2]
         plainest = max((r.level for r in top), default=0)
         lead = next((r for r in top if r.level == plainest), None) if plainest else None
         ordered = ([lead] if lead else []) + [r for r in ranked if r is not lead]
+        quota = {False: ANSWER_SENTENCES, True: FOUND_SENTENCES}
         picked: list[tuple[int, str]] = []
         per_chunk: dict[int, int] = {}
         for r in ordered:
-            if len(picked) == ANSWER_SENTENCES:
-                break
-            if per_chunk.get(r.n, 0) >= 2 or any(r.text == s for _, s in picked):
+            if quota[r.found] == 0 or per_chunk.get(r.n, 0) >= 2:
                 continue
+            if any(r.text == s for _, s in picked):
+                continue
+            quota[r.found] -= 1
             per_chunk[r.n] = per_chunk.get(r.n, 0) + 1
             picked.append((r.n, r.text))
         return [f"{sent} [{n}]" if n else sent for n, sent in picked]
