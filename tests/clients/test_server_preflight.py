@@ -47,8 +47,12 @@ async def refused(url: str, thread_id: str | None, graph: str, context: dict | N
             pytest.fail(f"the run started: {part}\n{server_log(url)[-4000:]}")
     response = caught.value.response
     assert response.status_code == 422, response.text
+    return detail(response)
+
+
+def detail(response: httpx.Response) -> str:
+    """The message of an error answer of the API (`error`, or `detail` on some routes)."""
     body = response.json()
-    # The streaming routes answer {"error": ...}, the others {"detail": ...}.
     return str(body.get("error") or body["detail"])
 
 
@@ -112,3 +116,52 @@ async def test_a_bad_run_context_is_refused_and_leaves_no_half_run(server_url, c
     assert [m["type"] for m in output["messages"]] == ["human", "ai"]
     assert "Quillhaven" in output["messages"][-1]["content"]
     assert [run["status"] for run in await client.runs.list(thread_id)] == ["success"]
+
+
+@pytest.fixture(scope="module")
+def users_server(sample_data, tmp_path_factory) -> Iterator[tuple[str, str]]:
+    """A server with a users file (one user of tenant `acme`); yields its URL and the token."""
+    from tests.clients.server import copy_data
+    from tests.clients.tenancy import add_users
+
+    root = tmp_path_factory.mktemp("preflight-users")
+    data = copy_data(sample_data, root / "data")
+    users_file = root / "users.yaml"
+    token = add_users(users_file, {"ann": "acme"})["ann"]
+    with langgraph_server(data, env_extra={"TREERAG_AUTH_FILE": str(users_file)}) as url:
+        yield url, token
+
+
+async def test_runs_of_authenticated_users_are_checked_too(users_server, tmp_path):
+    url, token = users_server
+    headers = {"Authorization": f"Bearer {token}"}
+    client = get_client(url=url, headers=headers)
+    thread_id = (await client.threads.create())["thread_id"]
+    async with httpx.AsyncClient(base_url=url, headers=headers, timeout=120) as http:
+        response = await http.post(
+            f"/threads/{thread_id}/runs/wait",
+            json={"assistant_id": "rag", "input": {"question": QUESTION}, "context": {"top_k": 0}},
+        )
+        assert response.status_code == 422
+        assert "TREERAG_TOP_K=0 must be at least 1" in detail(response)
+        assert await client.runs.list(thread_id) == []
+        # The graph builds its settings from the run's context before the tenant binds them,
+        # so a data_dir that is a file is refused here too.
+        a_file = tmp_path / "not-a-folder"
+        a_file.write_text("x")
+        response = await http.post(
+            f"/threads/{thread_id}/runs/wait",
+            json={
+                "assistant_id": "rag",
+                "input": {"question": QUESTION},
+                "context": {"data_dir": str(a_file)},
+            },
+        )
+        assert response.status_code == 422 and "is a file, not a folder" in detail(response)
+        assert await client.runs.list(thread_id) == []
+        # A good run of the same user starts and finishes.
+        output = await client.runs.wait(
+            thread_id, "rag", input={"question": QUESTION}, context=SHALLOW
+        )
+        assert "answer" in output, output
+        assert [run["status"] for run in await client.runs.list(thread_id)] == ["success"]

@@ -9,8 +9,9 @@ leaves no pending run, no checkpoint and no half-drawn tree.
 
 The settings checked are the ones the graph would get: the request's `context` (only the
 `Context` fields: the server drops other keys before the graph sees them) over the server's
-environment; under a users file the storage settings come from the server and the caller's
-tenant, as `treerag.server.scope` binds them when the run starts.
+environment, as the graph builds them from the request; under a users file then bound to the
+caller's tenant, with the storage settings of the server, as `treerag.server.scope` binds
+them when the run starts.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any, get_origin, get_type_hints
 
 from treerag.context import Context, SettingsError
 from treerag.server.identity import Identity
-from treerag.server.scope import STORAGE_SETTINGS
+from treerag.server.scope import AUTH_USER_KEY, scoped
 
 _JSON_TYPES: dict[Any, tuple[type, ...]] = {
     str: (str,),
@@ -49,10 +50,14 @@ def run_context(context: dict[str, Any], identity: Identity | None) -> Context:
         if not isinstance(value, allowed) or (isinstance(value, bool) and bool not in allowed):
             kind = getattr(hint, "__name__", str(hint))
             raise SettingsError(f"setting {name}={value!r} is not a valid {kind}")
-    if identity is not None and not identity.local:
-        given = {k: v for k, v in given.items() if k not in STORAGE_SETTINGS}
-        given["tenant"] = identity.tenant
-    return Context(**given)
+    # The graph builds its Context from the request as it is, then binds the caller's tenant.
+    ctx = Context(**given)
+    if identity is None or identity.local:
+        return ctx
+    return scoped(
+        ctx,
+        {"configurable": {AUTH_USER_KEY: {"identity": identity.name, "tenant": identity.tenant}}},
+    )
 
 
 def refusal(context: dict[str, Any], identity: Identity | None) -> str | None:
