@@ -165,3 +165,22 @@ async def test_runs_of_authenticated_users_are_checked_too(users_server, tmp_pat
         )
         assert "answer" in output, output
         assert [run["status"] for run in await client.runs.list(thread_id)] == ["success"]
+
+
+async def test_the_terminal_chat_says_why_the_server_refused(server_url):
+    from treerag.cli.chat_backends import RemoteBackend, RemoteRunError
+
+    backend = RemoteBackend(server_url, {"top_k": 0})
+    await backend.open()
+    try:
+        thread_id = await backend.new_thread()
+        with pytest.raises(RemoteRunError) as caught:
+            async for _ in backend.stream(thread_id, QUESTION):
+                pytest.fail("the run started")
+        assert str(caught.value) == (
+            "the run was not started: TREERAG_TOP_K=0 must be at least 1 "
+            "(set by this run's settings: top_k)"
+        )
+        assert await backend.messages(thread_id) == []
+    finally:
+        await backend.close()
