@@ -1,7 +1,9 @@
 """The conversation list, failed turns, keyboard-only use and a narrow window, in Chromium.
 
 A real `langgraph dev` server over the sample corpus; turns that fail do so for real: their
-run asks for a chat model that the server cannot use (no API key in the environment).
+run asks for another embedding model than the one the sample store was built with (its
+settings pass the check before a run starts; the search fails on the store). A run whose
+settings cannot work is refused before it starts, and the page says why.
 """
 
 from __future__ import annotations
@@ -27,14 +29,17 @@ from tests.clients.web_support import (
 pytestmark = pytest.mark.slow
 
 MULTI_HOP = "Which guild built the Saltwren?"
-FAILING = {"chat_model": "openai:unreachable", "llm_retries": 0}
+NOTHING_LISTENS = "http://127.0.0.1:9/v1"  # the discard port: the connection is refused
+FAILING = {"embedding_model": "openai:unreachable", "embedding_base_url": NOTHING_LISTENS}
+FAILED = "was built with embeddings 'minilm'"
 LONG = "What did the harbour master of Velmora write down about the lantern notice in 1702"
 
 
 @pytest.fixture(scope="module")
 def web_server(tmp_path_factory) -> Iterator[str]:
-    """A `langgraph dev` server over the sample corpus."""
-    with langgraph_server(ingest_sample(tmp_path_factory.mktemp("web-conv"))) as url:
+    """A `langgraph dev` server over the sample corpus; FAILING's endpoint needs some key."""
+    data = ingest_sample(tmp_path_factory.mktemp("web-conv"))
+    with langgraph_server(data, env_extra={"OPENAI_API_KEY": "sk-unused"}) as url:
         yield url
 
 
@@ -142,7 +147,7 @@ def test_a_failed_turn_is_marked_and_shows_its_error_when_reopened(page, web_ser
             "context": FAILING,
         },
     )
-    assert "OPENAI_API_KEY" in json.dumps(out)
+    assert FAILED in json.dumps(out), out
 
     page.click("#refresh-threads")
     item = page.locator(f".thread[data-thread-id='{thread_id}']")
@@ -153,7 +158,7 @@ def test_a_failed_turn_is_marked_and_shows_its_error_when_reopened(page, web_ser
     first, second = page.locator(".msg.ai").nth(0), page.locator(".msg.ai").nth(1)
     assert "failed" not in first.get_attribute("class")
     assert "failed" in second.get_attribute("class")
-    assert "OPENAI_API_KEY" in second.locator(".error").inner_text()
+    assert FAILED in second.locator(".error").inner_text()
     # Its tree: whatever was saved before the failure, or a notice saying nothing was.
     tree = page.locator(".tree-turn[data-turn='2']")
     assert tree.locator(".run").count() >= 1 or tree.locator(".tree-notice").count() == 1
@@ -169,8 +174,49 @@ def test_a_failed_turn_is_marked_and_shows_its_error_when_reopened(page, web_ser
     ask(page, web_server, "And who blew it?", may_fail=True)
     live = page.locator(".msg.ai").nth(2)
     assert "failed" in live.get_attribute("class")
-    assert "OPENAI_API_KEY" in live.locator(".error").inner_text()
+    assert FAILED in live.locator(".error").inner_text()
     expect(item.locator(".failed-mark")).to_have_text(" · ⚠ 2 failed")
+
+
+def test_a_refused_run_says_why_and_leaves_no_conversation(page, web_server):
+    from playwright.sync_api import expect
+
+    def top_k_0(route: Any) -> None:
+        body = json.loads(route.request.post_data)
+        body["context"] = {**body.get("context", {}), "top_k": 0}
+        route.continue_(post_data=json.dumps(body))
+
+    def server_threads() -> set[str]:
+        status, _, threads = http(f"{web_server}/threads/search", {"limit": 100})
+        assert status == 200, threads
+        return {t["thread_id"] for t in threads}
+
+    before = server_threads()
+    page.route("**/runs/stream", top_k_0)
+    ask(page, web_server, "Who is Orla Venn?", may_fail=True)
+    reply = page.locator(".msg.ai").last
+    assert "failed" in reply.get_attribute("class")
+    expect(reply.locator(".error")).to_have_text(
+        "the run was not started: TREERAG_TOP_K=0 must be at least 1 "
+        "(set by this run's settings: top_k)"
+    )
+    # No tree is drawn for it, and the conversation made for it is gone, here and on the server.
+    assert page.locator(".tree-turn").count() == 0
+    expect(page.locator(".thread", has_text="running…")).to_have_count(0)
+    assert server_threads() == before and set(_titles(page)) <= before
+    screenshot(page, "refused-run.png")
+
+    # With the settings put right the same question is answered, in a new conversation.
+    page.unroute("**/runs/stream")
+    ask(page, web_server, "Who is Orla Venn?", may_fail=True)  # the refused turn stays shown
+    assert "failed" not in page.locator(".msg.ai").last.get_attribute("class")
+    assert page.locator(".tree-turn").count() == 1
+    assert "Turn 1" in page.locator(".tree-turn .turn-no").inner_text()
+    thread_id = page.locator(".thread.active").get_attribute("data-thread-id")
+    assert thread_id and thread_id not in before
+    assert [
+        m["type"] for m in http(f"{web_server}/threads/{thread_id}/state")[2]["values"]["messages"]
+    ] == ["human", "ai"]
 
 
 def _tab_to(page: Any, selector: str, limit: int = 40, key: str = "Tab") -> None:

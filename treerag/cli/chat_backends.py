@@ -202,7 +202,7 @@ class RemoteBackend:
         def remember(meta: Any) -> None:
             self._run_ids[thread_id] = meta["run_id"]
 
-        async for part in self._client.runs.stream(
+        parts = self._client.runs.stream(
             thread_id,
             "chat",
             input={"messages": [{"type": "human", "content": text}]},
@@ -210,7 +210,8 @@ class RemoteBackend:
             context=self.context or None,
             on_disconnect="cancel",
             on_run_created=remember,
-        ):
+        )
+        async for part in _refusals_said(parts):
             if part.event == "error":
                 data = part.data if isinstance(part.data, dict) else {"message": part.data}
                 raise RemoteRunError(f"{data.get('error', 'error')}: {data.get('message', '')}")
@@ -269,3 +270,21 @@ def _thread_row(thread_id: str, when: str, messages: list[Any]) -> dict[str, Any
         "turns": len(humans),
         "question": humans[-1] if humans else "",
     }
+
+
+async def _refusals_said(parts: AsyncIterator[Any]) -> AsyncIterator[Any]:
+    """Pass the stream on; a run the server refused to start becomes its sentence."""
+    import httpx
+
+    try:
+        async for part in parts:
+            yield part
+    except httpx.HTTPStatusError as exc:
+        if exc.response.status_code != 422:
+            raise
+        try:
+            body = exc.response.json()
+            said = body.get("error") or body.get("detail") or exc.response.text
+        except ValueError:
+            said = exc.response.text
+        raise RemoteRunError(str(said)) from None

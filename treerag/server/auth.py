@@ -7,6 +7,8 @@ sees only their own threads and runs: another's thread answers 404, as if it did
 Assistants are the served graphs, shared by all; creating, changing or deleting them, crons
 and the key-value store are refused (treerag uses none of them). Without a users file every
 handler lets everything through: the single-user local mode of a server with no auth.
+In both modes a run whose settings cannot work is refused before it is recorded
+(`treerag.server.run_check`, the same check as the CLI's and the Python API's).
 
 See https://langchain-ai.github.io/langgraph/concepts/auth/ for the handler contract:
 a handler returning a filter dict scopes the operation; raising HTTPException refuses it.
@@ -18,7 +20,14 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
-from treerag.server.identity import Unauthorized, announce_mode, auth_enabled, identify
+from treerag.server.identity import (
+    Unauthorized,
+    announce_mode,
+    auth_enabled,
+    identify,
+    identity_of_user,
+)
+from treerag.server.run_check import check_server_run
 
 auth = Auth()
 announce_mode()
@@ -63,7 +72,14 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
 
 @_on.threads.create_run
 async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Stamp the run; the returned filter also requires the thread to be the caller's."""
+    """Refuse a run its settings would fail (422), else stamp it; the filter scopes its thread.
+
+    The server calls this before it records the run or creates its thread, so a refused
+    run leaves nothing behind (treerag.server.run_check).
+    """
+    reason = await check_server_run(value, identity_of_user(ctx.user))
+    if reason is not None:
+        raise Auth.exceptions.HTTPException(status_code=422, detail=reason)
     return _stamp(ctx, value)
 
 

@@ -123,7 +123,12 @@ export async function streamRun(threadId, question, context, onEvent) {
     }),
   });
   if (!response.ok || !response.body) {
-    throw new Error(`the run could not start: HTTP ${response.status} ${await response.text()}`);
+    // 422: the server refused the run's settings before recording anything; its message
+    // says which setting and what is wrong with it.
+    const detail = await errorDetail(response);
+    const error = new Error(response.status === 422 ? detail : `the run could not start: HTTP ${response.status} ${detail}`);
+    error.refused = response.status === 422;
+    throw error;
   }
   const parser = new SSEParser(onEvent);
   await readChunks(response, (text) => parser.feed(text));

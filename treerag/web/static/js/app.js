@@ -105,14 +105,16 @@ async function ask(question) {
   setBusy(true);
   setStatus("starting…");
   let turn = null;
+  let created = null;
   try {
     if (!app.threadId) {
       const thread = await fetchJSON("/threads", {
         method: "POST",
         body: { metadata: { graph_id: "chat", first_question: question } },
       });
-      setThread(thread.thread_id);
-      conversations.addPending(thread.thread_id, question);
+      created = thread.thread_id;
+      setThread(created);
+      conversations.addPending(created, question);
     }
     addHuman(question);
     turn = newTurn(question);
@@ -122,10 +124,28 @@ async function ask(question) {
     setStatus(turn.view.finalized ? "ready" : "failed");
   } catch (err) {
     if (turn) turn.view.fail(err.message);
+    if (err.refused) await forgetRefusedTurn(turn, created);
     setStatus(`error: ${err.message}`);
   } finally {
     setBusy(false);
     conversations.load();
+  }
+}
+
+// A run the server refused left nothing on the thread: the turn keeps its message but has
+// no search tree, and a conversation created for it alone is deleted again.
+async function forgetRefusedTurn(turn, created) {
+  if (turn) {
+    turn.tree.section.remove();
+    app.turns.splice(app.turns.indexOf(turn), 1);
+  }
+  if (!created) return;
+  conversations.pending.delete(created);
+  setThread(null);
+  try {
+    await fetchJSON(`/threads/${encodeURIComponent(created)}`, { method: "DELETE" });
+  } catch (_) {
+    // an empty conversation left in the list is harmless
   }
 }
 
