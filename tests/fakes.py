@@ -49,10 +49,11 @@ class ScriptedChatModel(GenericFakeChatModel):
         if schema.__name__ in self.structured_scripts:
             reply = self.structured_scripts[schema.__name__](prompt)
         else:
+            case = prompt.rsplit("Now the case to judge.", 1)[-1]  # after the worked examples
             reply = self.judge_script(
-                _Q.search(prompt).group(1),
-                _TITLE.search(prompt).group(1),
-                _PASSAGE.search(prompt).group(1),
+                _Q.search(case).group(1),
+                _TITLE.search(case).group(1),
+                _PASSAGE.search(case).group(1),
             )
         if isinstance(reply, Exception):
             raise reply

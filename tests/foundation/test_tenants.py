@@ -119,6 +119,17 @@ def test_a_run_takes_its_tenant_from_the_user_not_its_context(tmp_path, monkeypa
     assert scoped(asked, {"configurable": {}}) is asked  # no user: CLI and Python keep theirs
 
 
+def test_a_run_cannot_send_the_server_s_api_key_to_an_endpoint_of_its_choice(monkeypatch):
+    monkeypatch.setenv("TREERAG_CHAT_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.delenv("TREERAG_EMBEDDING_BASE_URL", raising=False)
+    asked = Context(
+        chat_base_url="https://collector.example/v1", embedding_base_url="https://x.example"
+    )
+    config = {"configurable": {"langgraph_auth_user": {"identity": "alice", "tenant": "acme"}}}
+    ctx = scoped(asked, config)
+    assert (ctx.chat_base_url, ctx.embedding_base_url) == ("http://127.0.0.1:9/v1", "")
+
+
 def test_each_tenant_searches_only_its_own_chunks(tmp_path):
     """Same titles in two tenants of one Milvus Lite file: every read stays in its tenant."""
     docs = {

@@ -220,7 +220,8 @@ async def test_answer_prompt_holds_evidence_and_sub_answers(make_ctx):
     root_prompt = model.prompts[-1]
     assert (
         "Where was Orla Venn born?" in root_prompt
-        and "Follow-up answer:\n<<<\nAnswer [1].\n>>>" in root_prompt  # fenced: from documents
+        # Fenced (it is written from documents), without the sub-run's own [1].
+        and "Follow-up answer:\n<<<\nAnswer.\n>>>" in root_prompt
     )
     assert result["citations"][0]["n"] == 1 and result["citations"][0]["chunk_id"]
 

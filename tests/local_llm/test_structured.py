@@ -131,3 +131,31 @@ def test_unknown_local_weights_are_one_line_errors(spec):
     with pytest.raises(LocalModelError, match="no such GGUF file") as failed:
         get_chat_model(Context(chat_model=spec))
     assert "\n" not in str(failed.value)
+
+
+@pytest.mark.parametrize(
+    ("given", "kept"),
+    [
+        ("", False),  # the 1.5B model often leaves it empty
+        ("Which guild built the ship Aldous Brennick commanded?", False),  # or repeats the question
+        ("Which guild built the Saltwren?", True),  # a real follow-up is the model's own
+    ],
+)
+async def test_the_local_judge_asks_a_new_follow_up_for_every_partial_chunk(given, kept):
+    from tests.fakes import ScriptedChatModel
+    from treerag.models import get_embeddings
+    from treerag.reasoning.local import LocalReasoner
+    from treerag.reasoning.offline import OfflineReasoner
+
+    question = "Which guild built the ship Aldous Brennick commanded?"
+    text = "In 1599 Aldous Brennick was given command of the Saltwren, a merchant ship."
+    reply = {"score": 1, "reason": "It names his ship.", "followup_question": given, "quote": ""}
+    reasoner = LocalReasoner(
+        Context(chat_model="local"), OfflineReasoner(get_embeddings(Context()))
+    )
+    reasoner.model = ScriptedChatModel(judge_script=lambda q, t, x: reply)
+    verdict = await reasoner.judge(question, "Aldous Brennick", text)
+    assert verdict.score == 1 and not verdict.error, verdict
+    assert verdict.followup.strip() and verdict.followup.rstrip("?") != question.rstrip("?")
+    assert (verdict.followup == given) is kept
+    assert "Saltwren" in verdict.followup

@@ -32,6 +32,14 @@ class JudgeVerdict(BaseModel):
         return self
 
 
+class LenientJudgeVerdict(JudgeVerdict):
+    """A verdict whose score 1 may come without a follow-up (the caller supplies one)."""
+
+    @model_validator(mode="after")
+    def _followup_when_partial(self) -> LenientJudgeVerdict:
+        return self
+
+
 @dataclass
 class Judgement:
     """A verdict as the graph records it (an error degrades it to score 0)."""

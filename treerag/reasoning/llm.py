@@ -28,6 +28,8 @@ class LLMReasoner:
     """Every role through a chat model; a judge that keeps failing yields score 0 + `error`."""
 
     offline = False
+    verdict_schema: type[JudgeVerdict] = JudgeVerdict
+    """The judge's structured output (a score 1 must carry its follow-up)."""
 
     def __init__(
         self,
@@ -55,7 +57,7 @@ class LLMReasoner:
         prompt = get_prompt("judge", self.prompts).format(
             question=question, title=untrusted_title(title), text=untrusted(text)
         )
-        judge = structured(self.model, JudgeVerdict, JUDGE_MAX_TOKENS)
+        judge = structured(self.model, self.verdict_schema, JUDGE_MAX_TOKENS)
         attempts = 0
         try:
             async for attempt in AsyncRetrying(
@@ -68,7 +70,7 @@ class LLMReasoner:
                     attempts += 1
                     verdict = await self._call(judge, [HumanMessage(content=prompt)])
                     if isinstance(verdict, dict):
-                        verdict = JudgeVerdict.model_validate(verdict)
+                        verdict = self.verdict_schema.model_validate(verdict)
         except Exception as exc:  # degrade: the tree shows the failure, the run goes on
             kind = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
             return Judgement(

@@ -3,6 +3,10 @@
 Role by role (figures in README, "A real LLM with no API key"):
 - judge and answer: the local model (it reads the passage; the offline judge only counts
   overlapping terms, and the offline answer can only quote sentences);
+- the follow-up of a partial chunk: the model's own when it asks something new, else the
+  offline one (`OfflineReasoner.followup`, a short question about the bridge entity). The
+  1.5B model often leaves it empty or repeats the question, and a partial chunk without a
+  follow-up cannot recurse;
 - keyword-tree agent and knowledge-graph extraction: the offline heuristics. Extraction is one
   structured call per chunk, so building a graph of a few hundred chunks with a CPU-only model
   takes hours; the keyword descent adds calls to every question for a step that the exact
@@ -21,8 +25,9 @@ import asyncio
 from typing import Any
 
 from treerag.context import Context
-from treerag.reasoning.base import EvidenceItem, Judgement, Reasoner
+from treerag.reasoning.base import EvidenceItem, Judgement, LenientJudgeVerdict, Reasoner
 from treerag.reasoning.llm import LLMReasoner
+from treerag.reasoning.questions import is_new
 
 
 class LocalReasoner(LLMReasoner):
@@ -48,10 +53,19 @@ class LocalReasoner(LLMReasoner):
 
             self.model = await asyncio.to_thread(get_chat_model, self._ctx)
 
+    verdict_schema = LenientJudgeVerdict
+
     async def judge(self, question: str, title: str, text: str) -> Judgement:
-        """The LLM judge, once the server is up."""
+        """The LLM judge, once the server is up; a partial verdict gets a follow-up that is new."""
         await self._ready()
-        return await super().judge(question, title, text)
+        verdict = await super().judge(question, title, text)
+        asked = verdict.followup.strip()
+        if verdict.score == 1 and not (asked and is_new(asked, [question])):
+            followup = getattr(self._offline, "followup", None)
+            verdict.followup = (
+                await asyncio.to_thread(followup, question, title, text) if followup else ""
+            )
+        return verdict
 
     async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
         """The LLM answer, once the server is up."""

@@ -202,6 +202,11 @@ class OfflineReasoner:
             )
         return Judgement(score, reason, followup, f.best[0], calls=1)
 
+    def followup(self, question: str, title: str, text: str) -> str:
+        """The follow-up this judge asks for a partial chunk ("" when none can be built)."""
+        f = self.features(question, title, text)
+        return build_followup(question, f.chunk_terms, bridge(question, f.best, f.chunk_terms))
+
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Make a follow-up message standalone (see `_condense`), off the event loop."""
         return await asyncio.to_thread(self._condense, history, message)

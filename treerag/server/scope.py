@@ -23,6 +23,9 @@ STORAGE_SETTINGS = (
     "collection",
     "checkpointer_uri",
     "tenant",
+    # The server's API key goes to these endpoints: a run must not point it elsewhere.
+    "chat_base_url",
+    "embedding_base_url",
 )
 
 
@@ -45,7 +48,11 @@ def caller_of(config: Any = None) -> Identity | None:
 
 
 def scoped(ctx: Context, config: Any = None) -> Context:
-    """Return `ctx` bound to the caller's tenant, with storage settings from the server."""
+    """Return `ctx` bound to the caller's tenant, with storage settings from the server.
+
+    The model endpoints' base URLs are the server's too: the server's API key is sent to
+    them, so a run's context choosing one could hand the key to any host.
+    """
     identity = caller_of(config)
     if identity is None:
         return ctx
