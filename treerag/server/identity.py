@@ -30,6 +30,8 @@ class Identity:
 
     name: str
     tenant: str
+    shares_threads: bool = False
+    """The caller's tenant lets its users read each other's threads (users file `tenants:`)."""
 
     @property
     def local(self) -> bool:
@@ -73,10 +75,19 @@ async def identify(authorization: str | None) -> Identity:
     if users is None:
         return LOCAL
     token = bearer_token(authorization)
-    user = await asyncio.to_thread(users.authenticate, token)
-    if user is None:
+    found = await asyncio.to_thread(_authenticate, users, token)
+    if found is None:
         raise Unauthorized("invalid or revoked token")
-    return Identity(name=user.name, tenant=user.tenant)
+    return found
+
+
+def _authenticate(users: UserDirectory, token: str) -> Identity | None:
+    """The identity holding `token`, with its tenant's sharing setting (blocking: file reads)."""
+    user = users.authenticate(token)
+    if user is None:
+        return None
+    policy = users.policy(user.tenant)
+    return Identity(name=user.name, tenant=user.tenant, shares_threads=policy.share_threads)
 
 
 async def still_active(identity: Identity) -> bool:
@@ -94,11 +105,13 @@ def identity_of_user(user: Any) -> Identity | None:
         return None
     try:
         name, tenant = user["identity"], user["tenant"]
+        shares = user.get("share_threads", False) if hasattr(user, "get") else False
     except (KeyError, TypeError):
         name, tenant = getattr(user, "identity", None), getattr(user, "tenant", "")
+        shares = getattr(user, "share_threads", False)
     if not name:
         return None
-    return Identity(name=str(name), tenant=str(tenant or ""))
+    return Identity(name=str(name), tenant=str(tenant or ""), shares_threads=shares is True)
 
 
 def announce_mode() -> None:
