@@ -160,3 +160,15 @@ def test_users_share_command_and_list(tmp_path, monkeypatch):
     assert runner.invoke(app, ["users", "share", "../acme"]).exit_code == 2
     assert runner.invoke(app, ["users", "share", "acme", "--off"]).exit_code == 0
     assert "shares" not in runner.invoke(app, ["users", "list"]).output
+
+
+def test_the_server_does_not_start_on_an_invalid_users_file(tmp_path, monkeypatch):
+    from treerag.server.identity import announce_mode
+
+    path = tmp_path / "users.yaml"
+    path.write_text("users: []\ntenants:\n  acme: {share_threads: yes please}\n")
+    monkeypatch.setenv("TREERAG_AUTH_FILE", str(path))
+    with pytest.raises(UsersFileError, match="share_threads must be true or false"):
+        announce_mode()
+    path.write_text("users: []\ntenants:\n  acme: {share_threads: true}\n")
+    announce_mode()

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from treerag.server.users import UserDirectory, auth_file
+from treerag.server.users import UserDirectory, auth_file, read_users_file
 
 log = logging.getLogger("treerag.server")
 LOCAL_IDENTITY = "local"
@@ -115,7 +115,12 @@ def identity_of_user(user: Any) -> Identity | None:
 
 
 def announce_mode() -> None:
-    """Say at start-up whether the server authenticates users, and from which file."""
+    """Say at start-up whether the server authenticates users, and from which file.
+
+    A users file that cannot be read or holds an invalid entry stops the start-up here
+    (UsersFileError names the file and the entry): a server never starts on a file it
+    would misread. A bad edit later fails every request until the file is fixed.
+    """
     path = auth_file()
     if path is None:
         message = (
@@ -123,6 +128,7 @@ def announce_mode() -> None:
             "anyone who can reach this server reads every thread and document"
         )
     else:
+        read_users_file(path)
         message = f"treerag: users and tenants from {path}: every request needs a bearer token"
     log.warning(message)
     print(message, flush=True)

@@ -25,7 +25,7 @@ async def require_identity(request: Request) -> Identity:
         raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
 
 
-async def _thread_metadata(thread_id: str) -> dict[str, Any] | None:
+async def thread_metadata(thread_id: str) -> dict[str, Any] | None:
     """The metadata of an API thread, read in-process from the server (None if unknown)."""
     from langgraph_sdk import get_client
     from langgraph_sdk.errors import NotFoundError
@@ -49,6 +49,6 @@ async def require_tree_access(identity: Identity, thread_id: str, in_server: boo
     if identity.local or not in_server:
         return
     found = TREE_THREAD.match(thread_id)
-    meta = await _thread_metadata(found.group("root")) if found else None
+    meta = await thread_metadata(found.group("root")) if found else None
     if not meta or not may_access_thread(identity, meta, "read"):
         raise HTTPException(404, f"no search tree under thread {thread_id}")

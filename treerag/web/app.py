@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -23,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from treerag.context import Context
 from treerag.server.identity import Identity
+from treerag.server.run_guard import CancelOnDisconnectGuard
 from treerag.server.web_guard import require_identity, require_tree_access
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -213,5 +215,10 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return response
 
 
-app = Starlette(routes=_routes(), exception_handlers={HTTPException: _http_error})
+app = Starlette(
+    routes=_routes(),
+    exception_handlers={HTTPException: _http_error},
+    # langgraph-api runs a custom app's middleware in front of its own API routes too.
+    middleware=[Middleware(CancelOnDisconnectGuard)],
+)
 """The Starlette app `langgraph dev` mounts (langgraph.json `"http"`)."""
