@@ -249,3 +249,50 @@ def test_a_valid_upload_is_searched_by_its_tenant_only(world):
     print(f"\ntenant upload probes: {ledger.probes} probes, {len(ledger.leaks)} leaks")
     assert not ledger.leaks, "\n".join(ledger.leaks[:20])
     assert not ledger.wrong_status, "\n".join(ledger.wrong_status[:30])
+
+
+def test_the_page_shows_a_teammates_thread_read_only_and_asks_in_a_chat_of_ones_own(world, sharer):
+    """In Chromium as b2: b1's chat is listed as shared (no rename/delete), opens with its
+    answer and search tree; a question then starts b2's own chat, and b1's thread is unchanged."""
+    from tests.clients.web_support import CHROMIUM, CHROMIUM_FLAGS, require_chromium
+
+    require_chromium()
+    from playwright.sync_api import sync_playwright
+
+    tid = sharer["threads"][0]
+    b1 = headers(world["tokens"]["b1"])
+    before = httpx.get(f"{world['url']}/threads/{tid}/state", headers=b1, timeout=60).text
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_FLAGS, headless=True
+        )
+        page = browser.new_page(bypass_csp=True)  # lets the test evaluate its wait predicates
+        page.on("dialog", lambda dialog: dialog.accept(world["tokens"]["b2"]))
+        page.goto(f"{world['url']}/ui")
+        item = page.wait_for_selector(f'li.thread[data-thread-id="{tid}"]', timeout=60_000)
+        listed = item.inner_text()
+        buttons = len(item.query_selector_all(".rename, .delete"))
+        item.query_selector(".thread-item").click()
+        page.wait_for_function(
+            "document.body.dataset.busy === '0' && document.querySelector('.msg.ai')"
+            " && document.querySelector('#trees .chunk-head')",
+            timeout=120_000,
+        )
+        answer = page.inner_text(".msg.ai .answer")
+        status = page.inner_text("#status")
+        page.fill("#question", "Who wrote the launch plan?")
+        page.click("#send")
+        page.wait_for_function(
+            f"document.body.dataset.busy === '0' && location.hash.includes('thread=')"
+            f" && !location.hash.includes('{tid}') && document.querySelector('.msg.ai .answer')",
+            timeout=180_000,
+        )
+        own = urllib.parse.unquote(page.evaluate("location.hash").split("thread=", 1)[1])
+        browser.close()
+    assert "shared by b1" in listed and buttons == 0, listed
+    assert SECRETS["globex"] in answer
+    assert "read-only" in status, status
+    made = httpx.get(f"{world['url']}/threads/{own}", headers=b1, timeout=60)
+    assert made.status_code == 200 and made.json()["metadata"]["owner"] == "b2"  # shared, b2's
+    after = httpx.get(f"{world['url']}/threads/{tid}/state", headers=b1, timeout=60).text
+    assert after == before
