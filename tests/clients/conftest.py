@@ -45,11 +45,11 @@ def server_url(sample_data, tmp_path_factory) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="module")
 def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
     """Ingested tenants, a users file (globex shares threads), and a server that authenticates.
 
-    Package-scoped: the attack suite and the sharing tests probe the same server.
+    One per test module, stopped when the module ends (no idle server left for later tests).
     """
     root = tmp_path_factory.mktemp("tenants")
     data = root / "data"
@@ -79,13 +79,13 @@ def _runs_of(world: dict[str, Any], user: str, tenant: str) -> dict[str, Any]:
         raise AssertionError(f"{exc}\n--- log ---\n{server_log(world['url'])[-5000:]}") from exc
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="module")
 def victim(world) -> dict[str, Any]:
     """a1's runs in acme, a tenant that keeps threads private (made once for all probes)."""
     return _runs_of(world, "a1", "acme")
 
 
-@pytest.fixture(scope="package")
+@pytest.fixture(scope="module")
 def sharer(world) -> dict[str, Any]:
     """b1's runs in globex, the tenant that shares threads (made once)."""
     return _runs_of(world, "b1", SHARING_TENANT)

@@ -1,6 +1,6 @@
 """A tenant that shares threads, and a valid upload that stays in its tenant (attack suite, cont.).
 
-The same real `langgraph dev` and Milvus Lite as the attack suite (package fixtures): globex
+The same world as the attack suite (its fixtures, a server of this module): globex
 shares threads (`treerag users share globex`), acme does not. b2 reads b1's threads, runs and
 search trees and changes nothing of them; a1 and a2 (acme) find nothing of b1's; a2 still
 finds nothing of a1's. b1 uploads a document through the page's upload route: globex's

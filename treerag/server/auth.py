@@ -78,7 +78,8 @@ async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -
     A thread copy (`POST /threads/{id}/copy`) asks this handler with no metadata at all: the
     copy takes its source's metadata, owner included, and the handler is not told which thread
     is copied. In a tenant that shares threads a reader could so create threads in another
-    user's name, so copies are refused there; elsewhere only the owner can read, so copy, one.
+    user's name, so copies are refused there; elsewhere only its owner can read, so copy, a
+    thread.
     """
     identity = identity_of_user(ctx.user) if auth_enabled() else None
     if "metadata" not in value and identity is not None and identity.shares_threads:
