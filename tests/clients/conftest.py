@@ -1,13 +1,25 @@
-"""Client fixtures: one ingested sample corpus and one `langgraph dev` server per session."""
+"""Client fixtures: one ingested sample corpus and one `langgraph dev` server per session;
+two tenants behind a server with a users file for the tenant tests of this package."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx
 import pytest
 
-from tests.clients.server import copy_data, ingest_sample, langgraph_server
+from tests.clients.server import copy_data, ingest_sample, langgraph_server, server_log
+from tests.clients.tenancy import (
+    SHARING_TENANT,
+    USERS,
+    add_users,
+    ingest_tenants,
+    owner_runs,
+    share_threads,
+)
 
 
 @pytest.fixture(scope="session")
@@ -31,3 +43,49 @@ def server_url(sample_data, tmp_path_factory) -> Iterator[str]:
     data = copy_data(sample_data, tmp_path_factory.mktemp("server") / "data")
     with langgraph_server(data, relative_data=True) as url:
         yield url
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
+    """Ingested tenants, a users file (globex shares threads), and a server that authenticates.
+
+    One per test module, stopped when the module ends (no idle server left for later tests).
+    """
+    root = tmp_path_factory.mktemp("tenants")
+    data = root / "data"
+    folders = ingest_tenants(data, root / "docs")
+    cli_data = copy_data(data, root / "cli-data")  # Milvus Lite: one process per data file
+    users_file = root / "users.yaml"
+    tokens = add_users(users_file, USERS)
+    share_threads(users_file, SHARING_TENANT)
+    with langgraph_server(data, env_extra={"TREERAG_AUTH_FILE": str(users_file)}) as url:
+        yield {
+            "url": url,
+            "tokens": tokens,
+            "users_file": users_file,
+            "cli_data": cli_data,
+            "acme_plan": str(folders["acme"] / "plan.md"),
+        }
+
+
+def _runs_of(world: dict[str, Any], user: str, tenant: str) -> dict[str, Any]:
+    async def make() -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=world["url"], timeout=120) as http:
+            return await owner_runs(http, world["tokens"][user], tenant)
+
+    try:
+        return asyncio.run(make())
+    except AssertionError as exc:
+        raise AssertionError(f"{exc}\n--- log ---\n{server_log(world['url'])[-5000:]}") from exc
+
+
+@pytest.fixture(scope="module")
+def victim(world) -> dict[str, Any]:
+    """a1's runs in acme, a tenant that keeps threads private (made once for all probes)."""
+    return _runs_of(world, "a1", "acme")
+
+
+@pytest.fixture(scope="module")
+def sharer(world) -> dict[str, Any]:
+    """b1's runs in globex, the tenant that shares threads (made once)."""
+    return _runs_of(world, "b1", SHARING_TENANT)

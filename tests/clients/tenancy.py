@@ -19,6 +19,16 @@ import httpx
 
 from tests.clients.server import offline_env
 
+USERS = {
+    "a1": "acme",
+    "a2": "acme",
+    "b1": "globex",
+    "b2": "globex",
+    "r1": "globex",
+    "r2": "globex",
+}
+SHARING_TENANT = "globex"
+"""The tenant whose users read each other's threads (acme keeps every thread private)."""
 SECRETS = {"acme": "ZEBRA-ACME-4471", "globex": "ZEBRA-GLOBEX-9902"}
 QUESTION_MARK = {"acme": "QMARK-ACME-58", "globex": "QMARK-GLOBEX-61"}
 SHARED_TEXT = (
@@ -87,6 +97,18 @@ def add_users(users_file: Path, names: dict[str, str]) -> dict[str, str]:
     return tokens
 
 
+def share_threads(users_file: Path, tenant: str) -> None:
+    """Let `tenant`'s users read each other's threads, with `treerag users share`."""
+    subprocess.run(
+        [sys.executable, "-m", "treerag", "users", "share", tenant],
+        env=offline_env("unused", TREERAG_AUTH_FILE=str(users_file)),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+
+
 @dataclass
 class Ledger:
     """Every probe made and every leak found; the test prints both counts."""
@@ -130,3 +152,114 @@ async def request(
     async with http.stream(method, path, content=content, headers=hdrs) as response:
         raw = await response.aread()
     return response.status_code, raw.decode("utf-8", errors="replace")
+
+
+NOT_FOUND = {404}
+
+
+async def run_chat(http: httpx.AsyncClient, token: str, question: str) -> dict[str, Any]:
+    """Create a thread, run one chat turn to the end; return thread, run and what it produced."""
+    status, body = await request(http, "POST", "/threads", token, {})
+    assert status == 200, body
+    thread = httpx.Response(200, content=body).json()
+    run = await http.post(
+        f"/threads/{thread['thread_id']}/runs/wait",
+        headers=headers(token),
+        json={
+            "assistant_id": "chat",
+            "input": {"messages": [{"type": "human", "content": question}]},
+            "context": {"max_depth": 1},
+        },
+    )
+    assert run.status_code == 200, run.text
+    runs = await http.get(f"/threads/{thread['thread_id']}/runs", headers=headers(token))
+    return {
+        "thread_id": thread["thread_id"],
+        "run_id": runs.json()[0]["run_id"],
+        "values": run.json(),
+        "metadata": thread["metadata"],
+    }
+
+
+async def run_rag(http: httpx.AsyncClient, token: str, question: str) -> dict[str, Any]:
+    """Run the rag graph on a new thread; return thread id and final values."""
+    thread = (await http.post("/threads", headers=headers(token), json={})).json()
+    run = await http.post(
+        f"/threads/{thread['thread_id']}/runs/wait",
+        headers=headers(token),
+        json={"assistant_id": "rag", "input": {"question": question}, "context": {"max_depth": 1}},
+    )
+    assert run.status_code == 200, run.text
+    return {"thread_id": thread["thread_id"], "values": run.json()}
+
+
+async def owner_runs(http: httpx.AsyncClient, token: str, tenant: str) -> dict[str, Any]:
+    """A user's chat thread and rag thread in `tenant`, with everything a prober might name."""
+    chat = await run_chat(
+        http, token, f"What is the launch plan code name? {QUESTION_MARK[tenant]}"
+    )
+    rag = await run_rag(http, token, f"Who wrote the launch plan? {QUESTION_MARK[tenant]}")
+    reply = chat["values"]["messages"][-1]
+    assert SECRETS[tenant] in reply["content"], reply  # the user reads its tenant's documents
+    tree_id = reply["additional_kwargs"]["treerag"]["tree_thread_id"]
+    tree = await http.get(f"/ui/api/tree/{tree_id}", headers=headers(token))
+    assert tree.status_code == 200, tree.text
+    chunk_ids = {c["chunk_id"] for c in tree.json()["chunks"]}
+    chunk_ids |= {c["chunk_id"] for c in rag["values"].get("chunks", [])}
+    for chunk_id in chunk_ids:
+        own = await http.get(f"/ui/api/chunk/{chunk_id}", headers=headers(token))
+        assert own.status_code == 200, own.text
+    return {
+        "threads": [chat["thread_id"], rag["thread_id"]],
+        "runs": [(chat["thread_id"], chat["run_id"])],
+        "trees": [tree_id, f"{tree_id}/1", rag["thread_id"], f"{rag['thread_id']}/1"],
+        "chunks": sorted(chunk_ids),
+        "secrets": [
+            SECRETS[tenant],
+            QUESTION_MARK[tenant],
+            own_words(reply["content"], SECRETS[tenant]),
+        ],
+    }
+
+
+def own_words(answer: str, secret: str) -> str:
+    """The part of a reply only its tenant has: the tenants' documents share their wording, so
+    the reply's opening reads the same in both; the 60 characters around the secret do not."""
+    at = answer.index(secret)
+    return answer[max(0, at - 30) :][:60]
+
+
+def thread_probes(tid: str) -> list[tuple[str, str, Any, set[int]]]:
+    """(method, path, body, allowed statuses) for every thread route, on another's thread."""
+    run = {"assistant_id": "chat", "input": {"messages": [{"type": "human", "content": "hi"}]}}
+    return [
+        ("GET", f"/threads/{tid}", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/state", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/state/checkpoint-none", None, {404, 422}),
+        ("POST", f"/threads/{tid}/state/checkpoint", {"checkpoint": {}}, {404, 422}),
+        ("GET", f"/threads/{tid}/history", None, NOT_FOUND),
+        ("POST", f"/threads/{tid}/history", {"limit": 10}, NOT_FOUND),
+        ("GET", f"/threads/{tid}/runs", None, {200, 404}),
+        ("GET", f"/threads/{tid}/stream", None, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs", run, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs/wait", run, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs/stream", run, NOT_FOUND),
+        ("POST", f"/threads/{tid}/state", {"values": {"question": "x"}}, NOT_FOUND),
+        ("PATCH", f"/threads/{tid}", {"metadata": {"owner": "b1"}}, NOT_FOUND),
+        ("POST", f"/threads/{tid}/copy", {}, {403, 404, 409}),  # 403: copies off in sharing tenants
+        ("DELETE", f"/threads/{tid}", None, NOT_FOUND),
+        ("POST", "/threads", {"thread_id": tid, "if_exists": "do_nothing"}, {404, 409}),
+        ("POST", "/threads/search", {"ids": [tid]}, {200}),
+        ("POST", "/threads/search", {"metadata": {"owner": "a1"}}, {200}),
+    ]
+
+
+def run_probes(tid: str, rid: str) -> list[tuple[str, str, Any, set[int]]]:
+    """Probes of one of another's runs."""
+    return [
+        ("GET", f"/threads/{tid}/runs/{rid}", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/runs/{rid}/join", None, NOT_FOUND),
+        ("GET", f"/threads/{tid}/runs/{rid}/stream", None, NOT_FOUND),
+        ("POST", f"/threads/{tid}/runs/{rid}/cancel", None, NOT_FOUND),
+        ("DELETE", f"/threads/{tid}/runs/{rid}", None, NOT_FOUND),
+    ]

@@ -1,9 +1,10 @@
 """Attack suite: users of one tenant try every path to another's threads, trees and chunks.
 
 A real `langgraph dev` with a users file, real Milvus Lite holding two tenants whose
-documents share titles and most of their text. Users a1, a2 (tenant acme) and b1, b2
-(tenant globex). a1 runs questions; then b1, b2 (other tenant) and a2 (same tenant, other
-owner) probe a1's thread ids, run ids, tree ids and chunk ids through the API, the web
+documents share titles and most of their text. Users a1, a2 (tenant acme, threads private) and
+b1, b2 (tenant globex, which shares threads among its own users: its users' read filter is
+the tenant, and it must still stop at the tenant). a1 runs questions; then b1, b2 (other
+tenant) and a2 (same tenant, other owner) probe a1's thread ids, run ids, tree ids and chunk ids through the API, the web
 routes and crafted tenant names. Every probe must answer with the right status and not one
 byte of a1's secrets; the counts of probes and leaks are printed.
 """
@@ -15,34 +16,27 @@ import json
 import subprocess
 import sys
 import urllib.parse
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from tests.clients.server import copy_data, langgraph_server, offline_env, server_log
+from tests.clients.server import offline_env, server_log
 from tests.clients.tenancy import (
+    NOT_FOUND,
     QUESTION_MARK,
     SECRETS,
     Ledger,
-    add_users,
     headers,
-    ingest_tenants,
     request,
+    run_probes,
+    run_rag,
+    thread_probes,
 )
 
 pytestmark = pytest.mark.slow
 
-USERS = {
-    "a1": "acme",
-    "a2": "acme",
-    "b1": "globex",
-    "b2": "globex",
-    "r1": "globex",
-    "r2": "globex",
-}
 CRAFTED_TENANTS = [
     "acme",
     "ACME",
@@ -58,131 +52,7 @@ CRAFTED_TENANTS = [
     "a" * 5000,
     "acme\x00",
 ]
-NOT_FOUND = {404}
 REFUSED = {401, 403, 404}
-
-
-@pytest.fixture(scope="module")
-def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
-    """Ingested tenants, a users file, and a server that authenticates against it."""
-    root = tmp_path_factory.mktemp("tenants")
-    data = root / "data"
-    folders = ingest_tenants(data, root / "docs")
-    cli_data = copy_data(data, root / "cli-data")  # Milvus Lite: one process per data file
-    users_file = root / "users.yaml"
-    tokens = add_users(users_file, USERS)
-    with langgraph_server(data, env_extra={"TREERAG_AUTH_FILE": str(users_file)}) as url:
-        yield {
-            "url": url,
-            "tokens": tokens,
-            "users_file": users_file,
-            "cli_data": cli_data,
-            "acme_plan": str(folders["acme"] / "plan.md"),
-        }
-
-
-async def run_chat(http: httpx.AsyncClient, token: str, question: str) -> dict[str, Any]:
-    """Create a thread, run one chat turn to the end; return thread, run and what it produced."""
-    status, body = await request(http, "POST", "/threads", token, {})
-    assert status == 200, body
-    thread = httpx.Response(200, content=body).json()
-    run = await http.post(
-        f"/threads/{thread['thread_id']}/runs/wait",
-        headers=headers(token),
-        json={
-            "assistant_id": "chat",
-            "input": {"messages": [{"type": "human", "content": question}]},
-            "context": {"max_depth": 1},
-        },
-    )
-    assert run.status_code == 200, run.text
-    runs = await http.get(f"/threads/{thread['thread_id']}/runs", headers=headers(token))
-    return {
-        "thread_id": thread["thread_id"],
-        "run_id": runs.json()[0]["run_id"],
-        "values": run.json(),
-        "metadata": thread["metadata"],
-    }
-
-
-async def run_rag(http: httpx.AsyncClient, token: str, question: str) -> dict[str, Any]:
-    """Run the rag graph on a new thread; return thread id and final values."""
-    thread = (await http.post("/threads", headers=headers(token), json={})).json()
-    run = await http.post(
-        f"/threads/{thread['thread_id']}/runs/wait",
-        headers=headers(token),
-        json={"assistant_id": "rag", "input": {"question": question}, "context": {"max_depth": 1}},
-    )
-    assert run.status_code == 200, run.text
-    return {"thread_id": thread["thread_id"], "values": run.json()}
-
-
-async def victim_runs(http: httpx.AsyncClient, token: str) -> dict[str, Any]:
-    """a1's chat thread and rag thread, with everything an attacker might name."""
-    chat = await run_chat(
-        http, token, f"What is the launch plan code name? {QUESTION_MARK['acme']}"
-    )
-    rag = await run_rag(http, token, f"Who wrote the launch plan? {QUESTION_MARK['acme']}")
-    reply = chat["values"]["messages"][-1]
-    assert SECRETS["acme"] in reply["content"], reply  # a1 reads acme's own documents
-    tree_id = reply["additional_kwargs"]["treerag"]["tree_thread_id"]
-    tree = await http.get(f"/ui/api/tree/{tree_id}", headers=headers(token))
-    assert tree.status_code == 200, tree.text
-    chunk_ids = {c["chunk_id"] for c in tree.json()["chunks"]}
-    chunk_ids |= {c["chunk_id"] for c in rag["values"].get("chunks", [])}
-    for chunk_id in chunk_ids:
-        own = await http.get(f"/ui/api/chunk/{chunk_id}", headers=headers(token))
-        assert own.status_code == 200, own.text
-    return {
-        "threads": [chat["thread_id"], rag["thread_id"]],
-        "runs": [(chat["thread_id"], chat["run_id"])],
-        "trees": [tree_id, f"{tree_id}/1", rag["thread_id"], f"{rag['thread_id']}/1"],
-        "chunks": sorted(chunk_ids),
-        "secrets": [SECRETS["acme"], QUESTION_MARK["acme"], _own_words(reply["content"])],
-    }
-
-
-def _own_words(answer: str) -> str:
-    """The part of a1's reply only acme has: the tenants' documents share their wording, so
-    the reply's opening reads the same in both; the 60 characters around the secret do not."""
-    at = answer.index(SECRETS["acme"])
-    return answer[max(0, at - 30) :][:60]
-
-
-def thread_probes(tid: str) -> list[tuple[str, str, Any, set[int]]]:
-    """(method, path, body, allowed statuses) for every thread route, on another's thread."""
-    run = {"assistant_id": "chat", "input": {"messages": [{"type": "human", "content": "hi"}]}}
-    return [
-        ("GET", f"/threads/{tid}", None, NOT_FOUND),
-        ("GET", f"/threads/{tid}/state", None, NOT_FOUND),
-        ("GET", f"/threads/{tid}/state/checkpoint-none", None, {404, 422}),
-        ("POST", f"/threads/{tid}/state/checkpoint", {"checkpoint": {}}, {404, 422}),
-        ("GET", f"/threads/{tid}/history", None, NOT_FOUND),
-        ("POST", f"/threads/{tid}/history", {"limit": 10}, NOT_FOUND),
-        ("GET", f"/threads/{tid}/runs", None, {200, 404}),
-        ("GET", f"/threads/{tid}/stream", None, NOT_FOUND),
-        ("POST", f"/threads/{tid}/runs", run, NOT_FOUND),
-        ("POST", f"/threads/{tid}/runs/wait", run, NOT_FOUND),
-        ("POST", f"/threads/{tid}/runs/stream", run, NOT_FOUND),
-        ("POST", f"/threads/{tid}/state", {"values": {"question": "x"}}, NOT_FOUND),
-        ("PATCH", f"/threads/{tid}", {"metadata": {"owner": "b1"}}, NOT_FOUND),
-        ("POST", f"/threads/{tid}/copy", {}, {404, 409}),
-        ("DELETE", f"/threads/{tid}", None, NOT_FOUND),
-        ("POST", "/threads", {"thread_id": tid, "if_exists": "do_nothing"}, {404, 409}),
-        ("POST", "/threads/search", {"ids": [tid]}, {200}),
-        ("POST", "/threads/search", {"metadata": {"owner": "a1"}}, {200}),
-    ]
-
-
-def run_probes(tid: str, rid: str) -> list[tuple[str, str, Any, set[int]]]:
-    """Probes of one of another's runs."""
-    return [
-        ("GET", f"/threads/{tid}/runs/{rid}", None, NOT_FOUND),
-        ("GET", f"/threads/{tid}/runs/{rid}/join", None, NOT_FOUND),
-        ("GET", f"/threads/{tid}/runs/{rid}/stream", None, NOT_FOUND),
-        ("POST", f"/threads/{tid}/runs/{rid}/cancel", None, NOT_FOUND),
-        ("DELETE", f"/threads/{tid}/runs/{rid}", None, NOT_FOUND),
-    ]
 
 
 def web_probes(victim: dict[str, Any], same_tenant: bool) -> list[tuple[str, str, Any, set[int]]]:
@@ -288,20 +158,6 @@ async def probe_credentials(http, ledger, victim, tokens, secrets) -> None:
                 {401},
                 secrets,
             )
-
-
-@pytest.fixture(scope="module")
-def victim(world) -> dict[str, Any]:
-    """a1's runs (made once for all probes)."""
-
-    async def make() -> dict[str, Any]:
-        async with httpx.AsyncClient(base_url=world["url"], timeout=120) as http:
-            return await victim_runs(http, world["tokens"]["a1"])
-
-    try:
-        return asyncio.run(make())
-    except AssertionError as exc:
-        raise AssertionError(f"{exc}\n--- log ---\n{server_log(world['url'])[-5000:]}") from exc
 
 
 def test_no_probe_reaches_another_users_data(world, victim):

@@ -1,4 +1,4 @@
-"""`treerag users add|list|revoke`: the users file of a server with authentication."""
+"""`treerag users add|list|revoke|share`: the users file of a server with authentication."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import typer
 from treerag.cli.common import console, fail
 
 app = typer.Typer(
-    help="Users of the server: add (prints a new token once), list, revoke.",
+    help="Users of the server: add (prints a new token once), list, revoke, share.",
     no_args_is_help=True,
 )
 FileOption = typer.Option(
@@ -58,15 +58,18 @@ def add_command(
 
 @app.command("list")
 def list_command(file: Path = FileOption) -> None:
-    """List users and their tenants (never tokens)."""
-    from treerag.server.users import UsersFileError, read_users
+    """List users and their tenants (never tokens), then the tenants that share threads."""
+    from treerag.server.users import UsersFileError, read_users_file
 
     try:
-        users = read_users(_path(file))
+        content = read_users_file(_path(file))
     except UsersFileError as exc:
         fail(str(exc), code=2)
-    for user in users:
+    for user in content.users:
         print(f"{user.name}\t{user.tenant}")
+    for tenant, policy in sorted(content.tenants.items()):
+        if policy.share_threads:
+            console.print(f"tenant {tenant} shares threads (read-only)", highlight=False)
 
 
 @app.command("revoke")
@@ -81,6 +84,24 @@ def revoke_command(name: str = typer.Argument(...), file: Path = FileOption) -> 
     if not removed:
         fail(f"no user {name!r}", code=3)
     console.print(f"revoked {name}", highlight=False)
+
+
+@app.command("share")
+def share_command(
+    tenant: str = typer.Argument(..., help="Tenant whose users may read each other's threads."),
+    off: bool = typer.Option(False, "--off", help="Make the tenant's threads private again."),
+    file: Path = FileOption,
+) -> None:
+    """Let a tenant's users read (not change) each other's threads, or stop it with --off."""
+    from treerag.server.users import NO_SHARING, TenantPolicy, UsersFileError, set_tenant_policy
+
+    policy = NO_SHARING if off else TenantPolicy(share_threads=True)
+    try:
+        name = set_tenant_policy(_path(file), tenant, policy)
+    except UsersFileError as exc:
+        fail(str(exc), code=2)
+    state = "private to their owners" if off else "readable by all its users"
+    console.print(f"tenant {name}: threads {state}", highlight=False)
 
 
 def register(root: typer.Typer) -> None:

@@ -1,9 +1,11 @@
 """LangGraph's custom auth for the treerag server (langgraph.json `"auth"`).
 
 `authenticate` turns a bearer token into a user through the users file; the `@auth.on`
-handlers stamp `owner` and `tenant` into the metadata of what a user creates and return the
-same pair as a filter for everything they read, search, stream, update or delete, so a user
-sees only their own threads and runs: another's thread answers 404, as if it did not exist.
+handlers stamp `owner` and `tenant` into the metadata of what a user creates and return a
+filter for everything they read, search, stream, update or delete (`treerag.server.access`
+decides which): a user sees only their own threads and runs, or, in a tenant that shares
+threads, also reads (never changes) those of the tenant's other users. Any other thread
+answers 404, as if it did not exist.
 Assistants are the served graphs, shared by all; creating, changing or deleting them, crons
 and the key-value store are refused (treerag uses none of them). Without a users file every
 handler lets everything through: the single-user local mode of a server with no auth.
@@ -20,6 +22,7 @@ from typing import Any
 
 from langgraph_sdk import Auth
 
+from treerag.server.access import ThreadAction, thread_filter
 from treerag.server.identity import (
     Unauthorized,
     announce_mode,
@@ -43,18 +46,25 @@ async def authenticate(authorization: str | None) -> dict[str, Any]:
         identity = await identify(authorization)
     except Unauthorized as exc:
         raise Auth.exceptions.HTTPException(status_code=401, detail=str(exc)) from None
-    return {"identity": identity.name, "tenant": identity.tenant, "is_authenticated": True}
+    return {
+        "identity": identity.name,
+        "tenant": identity.tenant,
+        "share_threads": identity.shares_threads,
+        "is_authenticated": True,
+    }
 
 
-def _scope(ctx: Auth.types.AuthContext) -> dict[str, str] | None:
-    if not auth_enabled():
-        return None
-    return {"owner": ctx.user.identity, "tenant": ctx.user["tenant"]}
+def _scope(ctx: Auth.types.AuthContext, action: ThreadAction) -> dict[str, str] | None:
+    identity = identity_of_user(ctx.user) if auth_enabled() else None
+    return thread_filter(identity, action) if identity is not None else None
 
 
 def _stamp(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str] | None:
-    """Write owner and tenant into the new resource's metadata (overriding the caller's)."""
-    scope = _scope(ctx)
+    """Write owner and tenant into the new resource's metadata (overriding the caller's).
+
+    The write filter is exactly that pair, so what is stamped is what later writes require.
+    """
+    scope = _scope(ctx, "write")
     if scope is not None:
         # Update the server's own dict in place (an empty one is still the one it stores).
         metadata = value.get("metadata")
@@ -66,7 +76,19 @@ def _stamp(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> dict[str, str]
 
 @_on.threads.create
 async def on_thread_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> Any:
-    """Stamp the new thread with its owner and tenant."""
+    """Stamp the new thread with its owner and tenant.
+
+    A thread copy (`POST /threads/{id}/copy`) asks this handler with no metadata at all: the
+    copy takes its source's metadata, owner included, and the handler is not told which thread
+    is copied. In a tenant that shares threads a reader could so create threads in another
+    user's name, so copies are refused there; elsewhere only its owner can read, so copy, a
+    thread.
+    """
+    identity = identity_of_user(ctx.user) if auth_enabled() else None
+    if "metadata" not in value and identity is not None and identity.shares_threads:
+        raise Auth.exceptions.HTTPException(
+            status_code=403, detail="copying threads is not allowed in a tenant sharing threads"
+        )
     return _stamp(ctx, value)
 
 
@@ -84,12 +106,17 @@ async def on_run_create(ctx: Auth.types.AuthContext, value: dict[str, Any]) -> A
 
 
 @_on.threads.read
+@_on.threads.search
+async def on_thread_read(ctx: Auth.types.AuthContext, value: Any) -> Any:
+    """Scope reads, history, state, joins, run lists and searches to what the caller may read."""
+    return _scope(ctx, "read")
+
+
 @_on.threads.update
 @_on.threads.delete
-@_on.threads.search
-async def on_thread_access(ctx: Auth.types.AuthContext, value: Any) -> Any:
-    """Scope reads, history, state, joins, updates, deletes and searches to the caller."""
-    return _scope(ctx)
+async def on_thread_write(ctx: Auth.types.AuthContext, value: Any) -> Any:
+    """Scope updates, state writes, run cancels and deletes to the thread's owner."""
+    return _scope(ctx, "write")
 
 
 @_on.assistants.read

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from treerag.server.users import UserDirectory, auth_file
+from treerag.server.users import UserDirectory, auth_file, read_users_file
 
 log = logging.getLogger("treerag.server")
 LOCAL_IDENTITY = "local"
@@ -30,6 +30,8 @@ class Identity:
 
     name: str
     tenant: str
+    shares_threads: bool = False
+    """The caller's tenant lets its users read each other's threads (users file `tenants:`)."""
 
     @property
     def local(self) -> bool:
@@ -73,10 +75,19 @@ async def identify(authorization: str | None) -> Identity:
     if users is None:
         return LOCAL
     token = bearer_token(authorization)
-    user = await asyncio.to_thread(users.authenticate, token)
-    if user is None:
+    found = await asyncio.to_thread(_authenticate, users, token)
+    if found is None:
         raise Unauthorized("invalid or revoked token")
-    return Identity(name=user.name, tenant=user.tenant)
+    return found
+
+
+def _authenticate(users: UserDirectory, token: str) -> Identity | None:
+    """The identity holding `token`, with its tenant's sharing setting (blocking: file reads)."""
+    user = users.authenticate(token)
+    if user is None:
+        return None
+    policy = users.policy(user.tenant)
+    return Identity(name=user.name, tenant=user.tenant, shares_threads=policy.share_threads)
 
 
 async def still_active(identity: Identity) -> bool:
@@ -94,15 +105,22 @@ def identity_of_user(user: Any) -> Identity | None:
         return None
     try:
         name, tenant = user["identity"], user["tenant"]
+        shares = user.get("share_threads", False) if hasattr(user, "get") else False
     except (KeyError, TypeError):
         name, tenant = getattr(user, "identity", None), getattr(user, "tenant", "")
+        shares = getattr(user, "share_threads", False)
     if not name:
         return None
-    return Identity(name=str(name), tenant=str(tenant or ""))
+    return Identity(name=str(name), tenant=str(tenant or ""), shares_threads=shares is True)
 
 
 def announce_mode() -> None:
-    """Say at start-up whether the server authenticates users, and from which file."""
+    """Say at start-up whether the server authenticates users, and from which file.
+
+    A users file that cannot be read or holds an invalid entry stops the start-up here
+    (UsersFileError names the file and the entry): a server never starts on a file it
+    would misread. A bad edit later fails every request until the file is fixed.
+    """
     path = auth_file()
     if path is None:
         message = (
@@ -110,6 +128,7 @@ def announce_mode() -> None:
             "anyone who can reach this server reads every thread and document"
         )
     else:
+        read_users_file(path)
         message = f"treerag: users and tenants from {path}: every request needs a bearer token"
     log.warning(message)
     print(message, flush=True)

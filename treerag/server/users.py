@@ -1,6 +1,8 @@
 """The users file: who may call the server, and for which tenant.
 
-The file (`TREERAG_AUTH_FILE`, YAML or JSON) holds `users: [{name, tenant, token_sha256}]`.
+The file (`TREERAG_AUTH_FILE`, YAML or JSON) holds `users: [{name, tenant, token_sha256}]`
+and, optionally, `tenants: {<tenant>: {share_threads: true}}` for the tenants whose users
+may read each other's threads (a tenant not listed keeps every thread private to its owner).
 Tokens are stored only as SHA-256 hashes; a token is compared hash to hash with
 `hmac.compare_digest` (constant time) against every user, so neither a hit nor a miss is
 told apart by timing. Tokens are never logged or stored in clear.
@@ -15,7 +17,7 @@ import os
 import re
 import secrets
 import threading
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +41,30 @@ class User:
     name: str
     tenant: str
     token_sha256: str
+
+
+@dataclass(frozen=True)
+class TenantPolicy:
+    """What the users of one tenant share beyond its documents (nothing unless listed)."""
+
+    share_threads: bool = False
+    """Users of the tenant may read (not change, run on or delete) each other's threads."""
+
+
+NO_SHARING = TenantPolicy()
+_POLICY_KEYS = [f.name for f in fields(TenantPolicy)]
+
+
+@dataclass
+class UsersFile:
+    """The whole users file: its users and the settings of its tenants."""
+
+    users: list[User] = field(default_factory=list)
+    tenants: dict[str, TenantPolicy] = field(default_factory=dict)
+
+    def policy(self, tenant: str) -> TenantPolicy:
+        """The settings of `tenant` (a tenant not listed shares nothing)."""
+        return self.tenants.get(tenant, NO_SHARING)
 
 
 def hash_token(token: str) -> str:
@@ -72,10 +98,47 @@ def _check_user(entry: Any, where: str) -> User:
     return User(name=name, tenant=tenant, token_sha256=digest.lower())
 
 
-def read_users(path: Path) -> list[User]:
-    """Read and check a users file; a missing file holds no users."""
+def _check_tenants(data: Any, where: str) -> dict[str, TenantPolicy]:
+    """Check the `tenants:` mapping: known tenant names, known settings, booleans only."""
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise UsersFileError(
+            f"{where}: 'tenants' must be a mapping of tenant name to settings, "
+            "e.g. tenants: {acme: {share_threads: true}}"
+        )
+    policies: dict[str, TenantPolicy] = {}
+    for raw, settings in data.items():
+        try:
+            tenant = normalize_tenant(str(raw))
+        except ValueError as exc:
+            raise UsersFileError(f"{where}: tenants: {exc}") from exc
+        if tenant in policies:
+            raise UsersFileError(f"{where}: tenant {tenant!r} is listed twice under 'tenants'")
+        if not isinstance(settings, dict):
+            raise UsersFileError(
+                f"{where}: tenant {tenant!r}: settings must be a mapping, "
+                "e.g. {share_threads: true}"
+            )
+        unknown = sorted(str(k) for k in settings if k not in _POLICY_KEYS)
+        if unknown:
+            raise UsersFileError(
+                f"{where}: tenant {tenant!r}: unknown setting {', '.join(map(repr, unknown))} "
+                f"(known: {', '.join(_POLICY_KEYS)})"
+            )
+        for key, value in settings.items():
+            if not isinstance(value, bool):
+                raise UsersFileError(
+                    f"{where}: tenant {tenant!r}: {key} must be true or false, not {value!r}"
+                )
+        policies[tenant] = TenantPolicy(**settings)
+    return policies
+
+
+def read_users_file(path: Path) -> UsersFile:
+    """Read and check a users file (users and tenant settings); a missing file is empty."""
     if not path.exists():
-        return []
+        return UsersFile()
     text = path.read_text(encoding="utf-8")
     try:
         data = json.loads(text) if path.suffix == ".json" else yaml.safe_load(text)
@@ -88,12 +151,19 @@ def read_users(path: Path) -> list[User]:
     names = [u.name for u in users]
     if len(set(names)) != len(names):
         raise UsersFileError(f"{path}: a user name appears twice")
-    return users
+    return UsersFile(users=users, tenants=_check_tenants((data or {}).get("tenants"), str(path)))
 
 
-def write_users(path: Path, users: list[User]) -> None:
+def read_users(path: Path) -> list[User]:
+    """Read and check a users file's users; a missing file holds no users."""
+    return read_users_file(path).users
+
+
+def write_users_file(path: Path, content: UsersFile) -> None:
     """Write the users file atomically (a reader never sees half a file), owner-only."""
-    data = {"users": [asdict(u) for u in users]}
+    data: dict[str, Any] = {"users": [asdict(u) for u in content.users]}
+    if content.tenants:
+        data["tenants"] = {t: asdict(p) for t, p in sorted(content.tenants.items())}
     text = json.dumps(data, indent=2) if path.suffix == ".json" else yaml.safe_dump(data)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + f".{os.getpid()}.tmp")
@@ -101,6 +171,28 @@ def write_users(path: Path, users: list[User]) -> None:
     with os.fdopen(fd, "w", encoding="utf-8") as out:
         out.write(text)
     os.replace(tmp, path)
+
+
+def write_users(path: Path, users: list[User]) -> None:
+    """Replace the users of a users file, keeping its tenant settings."""
+    content = read_users_file(path)
+    content.users = users
+    write_users_file(path, content)
+
+
+def set_tenant_policy(path: Path, tenant: str, policy: TenantPolicy) -> str:
+    """Set one tenant's settings in the users file; return the tenant's normal name."""
+    try:
+        name = normalize_tenant(tenant)
+    except ValueError as exc:
+        raise UsersFileError(str(exc)) from exc
+    content = read_users_file(path)
+    if policy == NO_SHARING:
+        content.tenants.pop(name, None)
+    else:
+        content.tenants[name] = policy
+    write_users_file(path, content)
+    return name
 
 
 def add_user(path: Path, name: str, tenant: str) -> tuple[User, str]:
@@ -133,10 +225,10 @@ class UserDirectory:
         """Watch `path`; nothing is read until the first lookup."""
         self.path = path
         self._stamp: tuple[int, int, int] | None = None
-        self._users: list[User] = []
+        self._content = UsersFile()
         self._lock = threading.Lock()
 
-    def _fresh(self) -> list[User]:
+    def _fresh(self) -> UsersFile:
         try:
             st = self.path.stat()
             stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
@@ -144,18 +236,22 @@ class UserDirectory:
             stamp = (0, 0, 0)
         with self._lock:
             if stamp != self._stamp:
-                self._users, self._stamp = read_users(self.path), stamp
-            return self._users
+                self._content, self._stamp = read_users_file(self.path), stamp
+            return self._content
 
     def lookup(self, name: str) -> User | None:
         """The user called `name` in the current file, or None."""
-        return next((u for u in self._fresh() if u.name == name), None)
+        return next((u for u in self._fresh().users if u.name == name), None)
 
     def authenticate(self, token: str) -> User | None:
         """The user holding `token`, or None; compares against every user in constant time."""
         digest = hash_token(token)
         found = None
-        for user in self._fresh():
+        for user in self._fresh().users:
             if hmac.compare_digest(digest, user.token_sha256):
                 found = user
         return found
+
+    def policy(self, tenant: str) -> TenantPolicy:
+        """The current settings of `tenant` (re-read like the users, so a change is immediate)."""
+        return self._fresh().policy(tenant)

@@ -1,4 +1,4 @@
-"""The checks our web routes make: the same identity as the LangGraph API, and thread ownership."""
+"""The checks our web routes make: the same identity and thread access rule as the LangGraph API."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 
+from treerag.server.access import may_access_thread
 from treerag.server.identity import Identity, Unauthorized, identify
 
 # A search tree's thread id: the API thread's UUID, then `-t<turn>` for a chat turn, then
@@ -24,7 +25,7 @@ async def require_identity(request: Request) -> Identity:
         raise HTTPException(401, str(exc), headers={"WWW-Authenticate": "Bearer"}) from None
 
 
-async def _thread_metadata(thread_id: str) -> dict[str, Any] | None:
+async def thread_metadata(thread_id: str) -> dict[str, Any] | None:
     """The metadata of an API thread, read in-process from the server (None if unknown)."""
     from langgraph_sdk import get_client
     from langgraph_sdk.errors import NotFoundError
@@ -37,15 +38,17 @@ async def _thread_metadata(thread_id: str) -> dict[str, Any] | None:
 
 
 async def require_tree_access(identity: Identity, thread_id: str, in_server: bool) -> None:
-    """Refuse (404, as if absent) a search tree whose API thread is not the caller's.
+    """Refuse (404, as if absent) a search tree whose API thread the caller may not read.
 
     A tree is reachable only through its root API thread, whose `owner` and `tenant` were
-    stamped by the auth handlers when it was created; guessing a tree id of another user's
-    thread finds nothing. Outside the server, the tenant's own checkpoint store is the scope.
+    stamped by the auth handlers when it was created, and is readable by whoever may read
+    that thread (`may_access_thread`: its owner, or its tenant's users when the tenant shares
+    threads); guessing a tree id of anyone else's thread finds nothing. Outside the server,
+    the tenant's own checkpoint store is the scope.
     """
     if identity.local or not in_server:
         return
     found = TREE_THREAD.match(thread_id)
-    meta = await _thread_metadata(found.group("root")) if found else None
-    if not meta or meta.get("owner") != identity.name or meta.get("tenant") != identity.tenant:
+    meta = await thread_metadata(found.group("root")) if found else None
+    if not meta or not may_access_thread(identity, meta, "read"):
         raise HTTPException(404, f"no search tree under thread {thread_id}")

@@ -16,6 +16,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -23,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 
 from treerag.context import Context
 from treerag.server.identity import Identity
+from treerag.server.run_guard import CancelOnDisconnectGuard
 from treerag.server.web_guard import require_identity, require_tree_access
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -173,6 +175,25 @@ async def tree(request: Request) -> Response:
     return _json(found)
 
 
+async def me(request: Request) -> Response:
+    """Who the caller is, so the page can tell its own threads from those its tenant shares.
+
+    ---
+    summary: The caller (GET /ui/api/me)
+    responses:
+      200: {description: "user, tenant, shares_threads; user is '' in single-user local mode"}
+      401: {description: no valid token (a server with a users file)}
+    """
+    identity = await require_identity(request)
+    return _json(
+        {
+            "user": "" if identity.local else identity.name,
+            "tenant": identity.tenant,
+            "shares_threads": identity.shares_threads,
+        }
+    )
+
+
 async def unknown_api(request: Request) -> Response:
     """Refuse any other path under /ui/api.
 
@@ -195,6 +216,7 @@ def _routes() -> list[Any]:
         Route("/ui/api/docs/upload", documents.upload_docs, methods=["POST"]),
         Route("/ui/api/docs/rebuild", documents.rebuild_docs, methods=["POST"]),
         Route("/ui/api/settings", documents.settings, methods=["GET"]),
+        Route("/ui/api/me", me, methods=["GET"]),
         Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
         Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
         # Anything else under /ui/api is ours to refuse: the API server's own /ui mount
@@ -213,5 +235,10 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return response
 
 
-app = Starlette(routes=_routes(), exception_handlers={HTTPException: _http_error})
+app = Starlette(
+    routes=_routes(),
+    exception_handlers={HTTPException: _http_error},
+    # langgraph-api runs a custom app's middleware in front of its own API routes too.
+    middleware=[Middleware(CancelOnDisconnectGuard)],
+)
 """The Starlette app `langgraph dev` mounts (langgraph.json `"http"`)."""

@@ -107,6 +107,11 @@ async function ask(question) {
   let turn = null;
   let created = null;
   try {
+    if (app.threadId && conversations.sharedBy(app.threadId)) {
+      // A teammate's shared thread is read-only: the question starts a chat of one's own.
+      resetView();
+      setThread(null);
+    }
     if (!app.threadId) {
       const thread = await fetchJSON("/threads", {
         method: "POST",
@@ -241,7 +246,8 @@ async function openThread(threadId) {
     app.messageCount = messages.length;
     scrollMessages();
     await Promise.all(loads);
-    setStatus("ready");
+    const owner = conversations.sharedBy(threadId);
+    setStatus(owner ? `shared by ${owner} · read-only: a question starts a new chat` : "ready");
   } catch (err) {
     setStatus(`error: ${err.message}`);
   } finally {

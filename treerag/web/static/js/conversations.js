@@ -1,5 +1,6 @@
 // The conversation list: the chat threads of the LangGraph API, newest first; open, rename
 // (the thread's `title` metadata), delete; failed turns marked; a new chat listed at once.
+// In a tenant that shares threads, teammates' chats are listed too, marked and read-only.
 import { fetchJSON } from "./api.js";
 import { $, clear, el, shorten, textEl } from "./dom.js";
 
@@ -79,6 +80,22 @@ export class Conversations {
     this.isBusy = isBusy;
     this.active = null;
     this.pending = new Map();
+    this.me = null; // the signed-in user's name ("" in single-user local mode)
+    this.owners = new Map();
+  }
+
+  // The owner of a listed thread when it is someone else's (a tenant's shared thread), else "".
+  sharedBy(threadId) {
+    const owner = this.owners.get(threadId) || "";
+    return this.me && owner && owner !== this.me ? owner : "";
+  }
+
+  async whoami() {
+    try {
+      this.me = (await fetchJSON("/ui/api/me")).user || "";
+    } catch (_) {
+      this.me = ""; // an older server: every listed thread is the caller's own
+    }
   }
 
   setActive(threadId) {
@@ -99,6 +116,7 @@ export class Conversations {
   }
 
   async load() {
+    if (this.me === null) await this.whoami();
     let threads;
     try {
       threads = await fetchJSON("/threads/search", {
@@ -119,6 +137,7 @@ export class Conversations {
     const known = new Set(threads.map((t) => t.thread_id));
     for (const id of [...this.pending.keys()]) if (known.has(id)) this.pending.delete(id);
     const all = [...this.pending.values(), ...threads];
+    for (const t of all) this.owners.set(t.thread_id, String((t.metadata || {}).owner || ""));
     const names = titles(all);
     clear(this.list);
     for (const thread of all) this.list.appendChild(this.item(thread, names.get(thread.thread_id)));
@@ -138,6 +157,12 @@ export class Conversations {
       ]),
     ]);
     open.addEventListener("click", () => this.onOpen(thread.thread_id));
+    const owner = this.sharedBy(thread.thread_id);
+    if (owner) {
+      // A teammate's thread: readable, not ours to rename or delete.
+      open.appendChild(el("span", { cls: "shared-mark", text: `shared by ${owner} · read-only` }));
+      return el("li", { cls: "thread shared", attrs: { "data-thread-id": thread.thread_id } }, [open]);
+    }
     const rename = el("button", { cls: "icon rename", text: "✎", title: "Rename", attrs: { type: "button", "aria-label": `Rename ${title}` } });
     const remove = el("button", { cls: "icon delete", text: "✕", title: "Delete", attrs: { type: "button", "aria-label": `Delete ${title}` } });
     const li = el("li", { cls: `thread${failed ? " has-failed" : ""}`, attrs: { "data-thread-id": thread.thread_id } }, [open, rename, remove]);
