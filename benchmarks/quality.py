@@ -55,7 +55,7 @@ from treerag.eval.runner import (  # noqa: E402
     run_naive,
     warm_up,
 )
-from treerag.reasoning.text import squash  # noqa: E402
+from treerag.reasoning.text import squash, unfootnoted  # noqa: E402
 
 DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 SETS = {
@@ -93,7 +93,8 @@ def citation_hits(answer: str, cited: dict[int, str], store: Store) -> tuple[int
     """(cited sentences found in their cited chunk's text, cited sentences)."""
     pairs = cited_sentences(answer)
     ids = sorted({cited[n] for _, n in pairs if n in cited})
-    texts = {row["id"]: squash(row.get("text", "")) for row in store.get_rows(ids)}
+    # Answers quote sentences without the documents' own footnote marks (text.unfootnoted).
+    texts = {row["id"]: squash(unfootnoted(row.get("text", ""))) for row in store.get_rows(ids)}
     found = sum(1 for sent, n in pairs if n in cited and squash(sent) in texts.get(cited[n], ""))
     return found, len(pairs)
 

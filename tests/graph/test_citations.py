@@ -9,15 +9,15 @@ from treerag.api import ask
 from treerag.context import Context
 from treerag.ingest.indexer import ingest
 from treerag.models import get_embeddings
-from treerag.reasoning.text import squash
+from treerag.reasoning.text import squash, unfootnoted
 from treerag.retrievers.chunk_store import ChunkStore
 
 LEDGER = """# Hallbeck foundry ledger
 
 The Hallbeck foundry cast bells for the harbour towns of the coast for two
 centuries. Its most famous work is the objective lens of the Vask Refractor,
-finished in 1873 after four years of grinding. The lens was ground by Oswin
-Marl, the foundry's master optician, who signed the ledger entry himself.
+finished in 1873 after four years of grinding.[2] The lens was ground by Oswin
+Marl, the foundry's master optician, who signed the ledger entry himself.[3]
 
 The foundry closed in 1901 when the harbour silted up.
 """
@@ -71,7 +71,8 @@ async def test_every_cited_sentence_is_in_the_chunk_it_cites(hard_wrapped, tmp_p
     result = await ask(question, ctx)
     cited = {c["n"]: c["chunk_id"] for c in result["citations"]}
     store = ChunkStore(ctx, get_embeddings(ctx))
-    texts = {row["id"]: squash(row["text"]) for row in store.get(list(cited.values()))}
+    # The ledger's own footnote marks ([2], [3]) are not quoted: they would read as citations.
+    texts = {row["id"]: squash(unfootnoted(row["text"])) for row in store.get(list(cited.values()))}
     pairs = re.findall(r"(.+?)\s*\[(\d+)\]", result["answer"].split("]", 1)[1])
     assert pairs, result["answer"]
     for sentence, n in pairs:

@@ -41,7 +41,14 @@ from treerag.reasoning.questions import (
 )
 from treerag.reasoning.questions import followup as build_followup
 from treerag.reasoning.streaming import TextStreamModel
-from treerag.reasoning.text import content_terms, sentences, squash, stem, stems
+from treerag.reasoning.text import (
+    content_terms,
+    sentences,
+    squash,
+    stem,
+    stems,
+    unfootnoted,
+)
 
 LABEL = "[offline extractive answer]"
 REFERENCE = re.compile(
@@ -275,10 +282,10 @@ class OfflineReasoner:
             title = squash(item.title).lower()
             candidates.extend(
                 (item.n, sent, asked)
-                for sent in sentences(item.text)
-                if squash(sent).lower().rstrip(":") != title
+                for sent in map(unfootnoted, sentences(item.text))
+                if sent.strip() and squash(sent).lower().rstrip(":") != title
             )
-        candidates.extend((0, sent, "") for sent in sentences(extra_context))
+        candidates.extend((0, unfootnoted(sent), "") for sent in sentences(extra_context))
         if not candidates:
             return []
         q_terms = set(content_terms(question))

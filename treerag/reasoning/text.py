@@ -92,6 +92,17 @@ def sentences(text: str) -> list[str]:
     ]
 
 
+_FOOTNOTE = re.compile(r"\s*\[\d{1,4}\]")
+
+
+def unfootnoted(text: str) -> str:
+    """Drop a document's own footnote marks ("…17公里[11]。", "shipyard.[3]").
+
+    Quoted in an answer they would read as its citations, and point at the wrong chunk.
+    """
+    return _FOOTNOTE.sub("", text)
+
+
 def squash(text: str) -> str:
     """Collapse whitespace runs to one space (to compare quoted sentences with their source)."""
     return _WHITESPACE.sub(" ", text).strip()
