@@ -243,7 +243,10 @@ def run(runs: Sequence[str], with_product: bool = True) -> str:
             "all-MiniLM-L6-v2 on the whole rgb_zh_300 (brute force, LANDMINES.md): dense R@5 "
             "0.162, BM25 0.623, RRF 0.390; the auto rule answers Chinese queries on a MiniLM "
             "collection with BM25 alone (`minilm:rgb` embeds 7,337 Chinese passages with an "
-            "English model: tens of minutes on a loaded 2-core machine).",
+            "English model: tens of minutes on a loaded 2-core machine). e5-small was measured "
+            "only on a subset (`e5-small:rgb10`, every 10th question with its own pool, 752 "
+            "passages; an earlier run of this benchmark): dense R@5 0.783, BM25 0.707, RRF "
+            "0.777 (its auto rule); use-m3 dense 0.527 there.",
             "",
             "| Set | Embedder | Side | R@2 Milvus | R@5 Milvus | R@2 brute | R@5 brute |",
             "|---|---|---|---|---|---|---|",
