@@ -201,7 +201,7 @@ def run(runs: Sequence[str], with_product: bool = True) -> str:
         vectors, rate = passage_vectors(name, data.texts)
         if rate is not None:
             whole_rates[name] = rate
-        langs = [language_of(t) for t in data.texts]
+        langs: list[str] = [language_of(t) for t in data.texts]
         print(f"{data.name} / {name}: {len(data.texts)} passages", flush=True)
         brute, lists = brute_force(data, name, vectors, langs)
         variants += variant_rows(data, name, lists)
