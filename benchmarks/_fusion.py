@@ -9,6 +9,7 @@ same 64 passages for every embedder in every run.
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from collections.abc import Sequence
@@ -18,6 +19,7 @@ import numpy as np
 
 from benchmarks._datasets import DevSet, load_hotpotqa, load_rgb_zh, recall_at
 from benchmarks._embed_cache import embedder, passage_vectors, query_vectors
+from benchmarks._fusion_variants import QueryLists, held_out
 from treerag.context import Context
 from treerag.retrievers.chunk_store import Chunk, ChunkStore
 from treerag.retrievers.fusion import plan_fusion
@@ -26,7 +28,7 @@ from treerag.retrievers.language import expand_for_bm25, language_of
 
 KS = (2, 5)
 POOL = 100
-THROUGHPUT_SAMPLE = 16
+THROUGHPUT_SAMPLE = 64
 SIDES = ("dense", "sparse", "hybrid RRF (before)", "hybrid auto (now)")
 
 
@@ -61,8 +63,11 @@ def _mean_recalls(data: DevSet, rankings: list[list[str]]) -> dict[int, float]:
 
 def brute_force(
     data: DevSet, name: str, vectors: np.ndarray, langs: list[str]
-) -> dict[str, dict[int, float]]:
-    """Recall of numpy cosine, bm25s, their RRF, and the auto rule applied to the same lists."""
+) -> tuple[dict[str, dict[int, float]], list[QueryLists]]:
+    """Recall of numpy cosine, bm25s, their RRF, and the auto rule applied to the same lists.
+
+    Also returns each query's lists and scores, for the fusion variants.
+    """
     import bm25s
 
     tok = _tokenizer(data.name.startswith("rgb"))
@@ -72,12 +77,14 @@ def brute_force(
     info = {"embedding": name, "chunk_languages": True}
     out: dict[str, list[list[str]]] = {side: [] for side in SIDES}
     not_zh = np.array([lang != "zh" for lang in langs])
+    lists: list[QueryLists] = []
     for q, qv in zip(data.questions, qvecs, strict=True):
         sims = vectors @ qv
         dense = np.argsort(-sims, kind="stable")[:POOL].tolist()
         scores = bm25.get_scores(tok(expand_for_bm25(q)))
         sparse = np.argsort(-scores, kind="stable")[:POOL].tolist()
         sparse = [i for i in sparse if scores[i] > 0]
+        lists.append(QueryLists(np.array(dense), np.array(sparse, dtype=int), sims, scores))
         plan = plan_fusion(q, info)
         if plan.kind == "sparse":
             auto = sparse
@@ -92,7 +99,23 @@ def brute_force(
             auto = _rrf([allowed, sparse]) if allowed else sparse
         for side, ranking in zip(SIDES, (dense, sparse, _rrf([dense, sparse]), auto), strict=True):
             out[side].append([data.ids[i] for i in ranking[: max(KS)]])
-    return {side: _mean_recalls(data, rankings) for side, rankings in out.items()}
+    recalls = {side: _mean_recalls(data, rankings) for side, rankings in out.items()}
+    return recalls, lists
+
+
+def variant_rows(data: DevSet, name: str, lists: list[QueryLists]) -> list[str]:
+    """Rows of the fusion-variants table: each rule's R@5 on the half it was not fitted on."""
+
+    def recall(i: int, ranking: list[int]) -> float:
+        return recall_at([data.ids[p] for p in ranking], data.gold[i], 5, data.capped)
+
+    bm25 = np.array([recall(i, q.sparse.tolist()) for i, q in enumerate(lists)])
+    a, b = bm25[0::2].mean(), bm25[1::2].mean()
+    rows = [f"| {data.name} | {name} | BM25 alone | - | {b:.3f} | {a:.3f} | {bm25.mean():.3f} |"]
+    for rule, (knobs, on_b, on_a, both) in held_out(lists, recall).items():
+        cells = f"{on_b:.3f} | {on_a:.3f} | {both:.3f} ({both - bm25.mean():+.3f})"
+        rows.append(f"| {data.name} | {name} | {rule} | {knobs} | {cells} |")
+    return rows
 
 
 def product(
@@ -154,22 +177,35 @@ def _set(spec: str, cache: dict[str, DevSet]) -> DevSet:
     return cache[base].subset(int(every)) if every else cache[base]
 
 
+WHOLE = ("minilm:rgb", "use-m3:rgb", "minilm:hotpot", "use-m3:hotpot")
+"""`--fusion whole`: both dev sets whole, the default embedder and the multilingual one."""
+
+
 def run(runs: Sequence[str], with_product: bool = True) -> str:
-    """Measure each 'embedder:set' run and return the BENCHMARKS.md section."""
+    """Measure each 'embedder:set' run ('whole' = WHOLE) and return the BENCHMARKS.md section."""
+    if list(runs) == ["whole"]:
+        runs = WHOLE
     began = time.perf_counter()
     cache: dict[str, DevSet] = {}
     names = list(dict.fromkeys(r.split(":")[0] for r in runs))
     rgb, hotpot = _set("rgb", cache), _set("hotpot", cache)
     rows: list[str] = []
+    variants: list[str] = []
+    whole_rates: dict[str, float] = {}
+    load = os.getloadavg()[0]
     rates_zh = throughput(names, rgb.texts[:THROUGHPUT_SAMPLE])
     rates_en = throughput(names, hotpot.texts[:THROUGHPUT_SAMPLE])
     for spec in runs:
         name, set_spec = spec.split(":")
         data = _set(set_spec, cache)
-        vectors, _ = passage_vectors(name, data.texts)
-        langs = [language_of(t) for t in data.texts]
+        vectors, rate = passage_vectors(name, data.texts)
+        if rate is not None:
+            whole_rates[name] = rate
+        langs: list[str] = [language_of(t) for t in data.texts]
         print(f"{data.name} / {name}: {len(data.texts)} passages", flush=True)
-        brute = brute_force(data, name, vectors, langs)
+        brute, lists = brute_force(data, name, vectors, langs)
+        variants += variant_rows(data, name, lists)
+        print("\n".join("  " + row for row in variants[-6:]), flush=True)
         milvus: dict[str, dict[int, float]] = {}
         if with_product:
             with tempfile.TemporaryDirectory(prefix="treerag-fusion-") as tmp:
@@ -180,14 +216,20 @@ def run(runs: Sequence[str], with_product: bool = True) -> str:
             cells += [f"{brute[side][k]:.3f}" for k in KS]
             rows.append(f"| {data.name} | {name} | {side} | {' | '.join(cells)} |")
             print("  " + rows[-1], flush=True)
-    rate_rows = [f"| {name} | {rates_zh[name]:.1f} | {rates_en[name]:.1f} |" for name in names]
+    rate_rows = [
+        f"| {name} | {rates_zh[name]:.1f} | {rates_en[name]:.1f} | "
+        + (f"{whole_rates[name]:.1f} |" if name in whole_rates else "cached |")
+        for name in names
+    ]
     minutes = (time.perf_counter() - began) / 60
     return "\n".join(
         [
             "## Language-aware fusion (`benchmarks/retrieval.py --fusion`)",
             "",
-            f"Whole run {minutes:.1f} min on a shared 2-core machine (load average above 15 "
-            "while measuring: absolute speeds are low; compare embedders within the table).",
+            f"Runs: {', '.join(runs)}. Whole run {minutes:.1f} min on a shared 2-core machine "
+            f"(load average {load:.1f} at the start: absolute speeds are low; compare "
+            "embedders within the table). 'rgb_zh_300' rows are the whole corpus (300 "
+            "questions, 7,337 passages); a set named 'every Nth question' is a subset.",
             "",
             "Recall@k per side, through the product's `Retriever` on Milvus Lite (BM25 with "
             "jieba for rgb_zh_300, the standard analyzer for hotpotqa_100) and by brute force "
@@ -198,15 +240,35 @@ def run(runs: Sequence[str], with_product: bool = True) -> str:
             "'hybrid auto (now)' is the default now. Both sides search BM25 with the query's "
             "script forms added (`expand_for_bm25`).",
             "",
+            "all-MiniLM-L6-v2 on the whole rgb_zh_300 (brute force, LANDMINES.md): dense R@5 "
+            "0.162, BM25 0.623, RRF 0.390; the auto rule answers Chinese queries on a MiniLM "
+            "collection with BM25 alone (`minilm:rgb` embeds 7,337 Chinese passages with an "
+            "English model: tens of minutes on a loaded 2-core machine). e5-small was measured "
+            "only on a subset (`e5-small:rgb10`, every 10th question with its own pool, 752 "
+            "passages; an earlier run of this benchmark): dense R@5 0.783, BM25 0.707, RRF "
+            "0.777 (its auto rule); use-m3 dense 0.527 there.",
+            "",
             "| Set | Embedder | Side | R@2 Milvus | R@5 Milvus | R@2 brute | R@5 brute |",
             "|---|---|---|---|---|---|---|",
             *rows,
             "",
-            f"Embedding throughput, same {THROUGHPUT_SAMPLE} passages for every embedder "
-            "(passages/s, model loaded before timing):",
+            "Other fusion rules, brute force on the same lists (`benchmarks/_fusion_variants.py`"
+            " says each rule): each rule's one knob is fitted on half A (even-numbered "
+            "questions) and R@5 reported on half B, then fitted on B and reported on A; "
+            "'held-out' scores every question with the knob fitted on the other half "
+            "(difference to BM25 alone in brackets).",
             "",
-            "| Embedder | rgb_zh_300 passages | hotpotqa_100 passages |",
-            "|---|---|---|",
+            "| Set | Embedder | Rule | Knob fitted on A / on B | R@5 half B | R@5 half A "
+            "| R@5 held-out (vs BM25) |",
+            "|---|---|---|---|---|---|---|",
+            *variants,
+            "",
+            f"Embedding throughput (passages/s, model loaded before timing): the same "
+            f"{THROUGHPUT_SAMPLE} passages for every embedder, and the whole set when it was "
+            "embedded in this run rather than read from the cache:",
+            "",
+            "| Embedder | rgb_zh_300 sample | hotpotqa_100 sample | whole set in this run |",
+            "|---|---|---|---|",
             *rate_rows,
         ]
     )

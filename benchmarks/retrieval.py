@@ -679,13 +679,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="",
         help="instead, measure language-aware fusion for comma-separated embedder:set runs, "
         "set = rgb | rgbN (every N-th rgb_zh_300 question with its pool) | hotpot, e.g. "
-        "minilm:rgb,minilm:hotpot,use-m3:rgb10 (section 'retrieval-fusion')",
+        "minilm:rgb,minilm:hotpot,use-m3:rgb10, or 'whole' for minilm and use-m3 on both "
+        "whole sets (section 'retrieval-fusion')",
+    )
+    parser.add_argument(
+        "--brute-only",
+        action="store_true",
+        help="with --fusion: brute force only, without the product's Retriever on Milvus Lite",
     )
     args = parser.parse_args(argv)
     if args.fusion:
         from benchmarks._fusion import run
 
-        publish("retrieval-fusion", run(args.fusion.split(",")), args.write)
+        report = run(args.fusion.split(","), with_product=not args.brute_only)
+        publish("retrieval-fusion", report, args.write)
         return 0
     args.synthetic = args.synthetic or (2000 if args.quick else 20000)
     if args.unflushed_queries is None:

@@ -10,9 +10,12 @@ Each side is trusted only where it was measured to help (BENCHMARKS.md, retrieva
    dense R@5 0.78 against BM25 0.71 on a rgb_zh_300 subset) keeps equal-weight RRF (0.78).
 3. Otherwise a Chinese query meets Chinese chunks through BM25 only, and chunks in other languages
    through the dense side as well, when they are related to it. Even a good multilingual
-   embedder did not add to BM25 between Chinese texts: no RRF weight or score fusion of
-   USE-m3 and BM25 beat BM25 alone on rgb_zh_300, while BM25 cannot match an English chunk
-   with Chinese words at all. A dense search over the non-Chinese chunks
+   embedder did not add to BM25 between Chinese texts: on the whole rgb_zh_300 (7,337
+   passages) USE-m3 dense R@5 is 0.44 and BM25 0.62, equal RRF 0.59, and no weighted RRF,
+   score fusion (min-max CombSUM, Milvus's `WeightedRanker`) or per-query gate (agreement of
+   the two top-10 lists, the dense top-1/top-2 gap), its weight fitted on half the questions,
+   came above BM25 + 0.002 on the other half (`benchmarks/_fusion_variants.py`), while BM25
+   cannot match an English chunk with Chinese words at all. A dense search over the non-Chinese chunks
    (`meta["lang"] != "zh"`, written at ingest) keeps those above the embedder's
    `related_above` cosine; without any, BM25 answers alone; with some, one hybrid request
    fuses them with BM25 by RRF. (RRF alone would hand the best non-Chinese chunk a top vote
