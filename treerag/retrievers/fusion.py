@@ -15,8 +15,8 @@ Each side is trusted only where it was measured to help (BENCHMARKS.md, retrieva
    score fusion (min-max CombSUM, Milvus's `WeightedRanker`) or per-query gate (agreement of
    the two top-10 lists, the dense top-1/top-2 gap), its weight fitted on half the questions,
    came above BM25 + 0.002 on the other half (`benchmarks/_fusion_variants.py`), while BM25
-   cannot match an English chunk with Chinese words at all. A dense search over the non-Chinese chunks
-   (`meta["lang"] != "zh"`, written at ingest) keeps those above the embedder's
+   cannot match an English chunk with Chinese words at all. A dense search over the
+   non-Chinese chunks (`meta["lang"] != "zh"`, written at ingest) keeps those above the embedder's
    `related_above` cosine; without any, BM25 answers alone; with some, one hybrid request
    fuses them with BM25 by RRF. (RRF alone would hand the best non-Chinese chunk a top vote
    however unrelated: one stray English passage in a Chinese collection then sat at rank 2
