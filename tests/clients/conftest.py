@@ -46,6 +46,15 @@ def server_url(sample_data, tmp_path_factory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Chromium for the web-page tests, one per test module."""
+    from tests.clients.web_support import chromium
+
+    with chromium() as browser:
+        yield browser
+
+
+@pytest.fixture(scope="module")
 def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
     """Ingested tenants, a users file (globex shares threads), and a server that authenticates.
 

@@ -18,7 +18,6 @@ from tests.clients.server import ingest_sample, langgraph_server
 from tests.clients.web_support import (
     ask,
     chat_turn,
-    chromium,
     http,
     ingest_docs,
     new_thread,
@@ -85,12 +84,6 @@ def web_server(tmp_path_factory) -> Iterator[str]:
     ingest_docs(data, tmp_path_factory.mktemp("web-extra-docs"), {"lantern_notice.md": MARKUP_DOC})
     with langgraph_server(data) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

@@ -18,7 +18,6 @@ from tests.clients.server import ingest_sample, langgraph_server
 from tests.clients.web_support import (
     ask,
     chat_turn,
-    chromium,
     http,
     new_thread,
     open_page,
@@ -41,12 +40,6 @@ def web_server(tmp_path_factory) -> Iterator[str]:
     data = ingest_sample(tmp_path_factory.mktemp("web-conv"))
     with langgraph_server(data, env_extra={"OPENAI_API_KEY": "sk-unused"}) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tests.clients.server import ingest_sample, langgraph_server
-from tests.clients.web_support import ask, chromium, http, open_page, screenshot
+from tests.clients.web_support import ask, http, open_page, screenshot
 
 pytestmark = pytest.mark.slow
 
@@ -47,12 +47,6 @@ def web_server(tmp_path_factory) -> Iterator[str]:
     """A server of its own: these tests add and remove documents."""
     with langgraph_server(ingest_sample(tmp_path_factory.mktemp("web-docs"))) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as browser:
-        yield browser
 
 
 @pytest.fixture

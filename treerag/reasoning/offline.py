@@ -102,6 +102,11 @@ def rule(t: Thresholds, coverage: float, similarity: float, shares: bool, filled
     return 0
 
 
+def _followup(question: str, f: Features) -> str:
+    """The follow-up about the bridge entity of a chunk measured as `f` (`questions.followup`)."""
+    return build_followup(question, f.chunk_terms, bridge(question, f.best, f.chunk_terms))
+
+
 class Ranked(NamedTuple):
     """One evidence sentence as the answer ranks it."""
 
@@ -203,17 +208,12 @@ class OfflineReasoner:
             f"({', '.join(f.found[:5]) or 'none'}), best sentence similarity {f.similarity:.2f}"
             f"{f', holds a {f.kind}' if score == 2 else ''}"
         )
-        followup = ""
-        if score == 1:
-            followup = build_followup(
-                question, f.chunk_terms, bridge(question, f.best, f.chunk_terms)
-            )
+        followup = _followup(question, f) if score == 1 else ""
         return Judgement(score, reason, followup, f.best[0], calls=1)
 
     def followup(self, question: str, title: str, text: str) -> str:
         """The follow-up this judge asks for a partial chunk ("" when none can be built)."""
-        f = self.features(question, title, text)
-        return build_followup(question, f.chunk_terms, bridge(question, f.best, f.chunk_terms))
+        return _followup(question, self.features(question, title, text))
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Make a follow-up message standalone (see `_condense`), off the event loop."""
