@@ -5,6 +5,7 @@ Run from the repository root (needs the `local` extra)::
     python benchmarks/llm_quality.py --limit 30            # the first 30 questions of each set
     python benchmarks/llm_quality.py --limit 5 --sets rgb  # a quick look at the Chinese set
     python benchmarks/llm_quality.py --write               # also splice into BENCHMARKS.md
+    python benchmarks/llm_quality.py --render r.jsonl --write  # tables from a --results file
 
 Every mode answers with the same chat model (`--model`, default `local`: the bundled
 Qwen2.5-Coder-1.5B on llama.cpp, with the `local` preset's top_k 3 and max_depth 1) over the
@@ -45,7 +46,6 @@ from treerag.eval.datasets import Dataset, load_dataset  # noqa: E402
 from treerag.eval.metrics import clean_answer, normalize_answer  # noqa: E402
 from treerag.eval.runner import (  # noqa: E402
     Outcome,
-    Store,
     mode_context,
     prepare_store,
     run_mode,
@@ -147,29 +147,48 @@ def load(name: str) -> Dataset:
     return load_dataset(DATASETS / folder / questions, DATASETS / folder / corpus, fmt)  # type: ignore[arg-type]
 
 
-async def run_set(
-    name: str, base: Context, out: Path, limit: int, modes: tuple[str, ...]
+async def run_sets(
+    names: list[str],
+    base: Context,
+    out: Path,
+    limit: int,
+    modes: tuple[str, ...],
+    results: Path | None,
 ) -> list[dict[str, Any]]:
-    """Ingest one set and run every mode on its first `limit` questions."""
-    dataset = load(name)
-    store: Store = prepare_store(dataset, base)
+    """Every mode on the first `limit` questions of each set, the sets taken in turn.
+
+    Question i of every set runs before question i+1 of any, so a run stopped early still
+    covers each set to the same depth; each record is appended to `results` as it is scored.
+    """
+    opened = []
+    for name in names:
+        dataset = load(name)
+        opened.append((name, dataset, prepare_store(dataset, base)))
     records = []
-    for question in dataset.limited(limit):
-        for mode in modes:
-            ctx = mode_context(store, "judge" if mode == "judge" else "full", out / name, None)
-            ctx = replace(ctx, data_dir=str(out / name / "state" / mode))
-            outcome = await run_one(mode, question.question, ctx)
-            record = score(mode, question, outcome, dataset, store)
-            record["contains"] = contains_gold(outcome.answer, list(question.answers))
-            records.append(record)
-            print(
-                json.dumps(
-                    {k: record[k] for k in ("mode", "id", "f1", "contains", "llm_calls")}
-                    | {"latency_s": record["latency_s"], "answer": record["answer"][:120]},
-                    ensure_ascii=False,
-                ),
-                flush=True,
-            )
+    for i in range(limit):
+        for name, dataset, store in opened:
+            if i >= len(dataset.questions):
+                continue
+            question = dataset.questions[i]
+            for mode in modes:
+                ctx = mode_context(store, "judge" if mode == "judge" else "full", out / name, None)
+                ctx = replace(ctx, data_dir=str(out / name / "state" / mode))
+                outcome = await run_one(mode, question.question, ctx)
+                record = score(mode, question, outcome, dataset, store)
+                record["contains"] = contains_gold(outcome.answer, list(question.answers))
+                record["set"] = name
+                records.append(record)
+                if results:
+                    with results.open("a", encoding="utf-8") as fh:
+                        fh.write(json.dumps(record, ensure_ascii=False) + "\n")
+                print(
+                    json.dumps(
+                        {k: record[k] for k in ("set", "mode", "id", "f1", "contains", "llm_calls")}
+                        | {"latency_s": record["latency_s"], "answer": record["answer"][:120]},
+                        ensure_ascii=False,
+                    ),
+                    flush=True,
+                )
     return records
 
 
@@ -211,37 +230,21 @@ def table(name: str, records: list[dict[str, Any]], modes: tuple[str, ...]) -> l
     return [*rows, ""]
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--limit", type=int, default=30, help="first N questions of each set")
-    parser.add_argument("--sets", default="hotpotqa,rgb", help="hotpotqa, rgb or both")
-    parser.add_argument("--modes", default=",".join(MODES))
-    parser.add_argument("--model", default="local", help="TREERAG_CHAT_MODEL for every mode")
-    parser.add_argument("--results", type=Path, help="also write the results lines here")
-    parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
-    args = parser.parse_args()
-    modes = tuple(m for m in args.modes.split(",") if m)
-    sets = [s for s in args.sets.split(",") if s]
-    start = time.perf_counter()
+def render(
+    records: list[dict[str, Any]], model: str, minutes: float, modes: tuple[str, ...]
+) -> str:
+    """The BENCHMARKS.md block: one table per set, with the questions each mode answered."""
     lines: list[str] = []
-    all_records: list[dict[str, Any]] = []
-    with tempfile.TemporaryDirectory() as tmp:
-        base = Context(data_dir=str(Path(tmp) / "data"), chat_model=args.model)
-        for name in sets:
-            records = asyncio.run(run_set(name, base, Path(tmp) / "out", args.limit, modes))
-            all_records += records
-            lines += table(f"{name} (first {args.limit} questions)", records, modes)
-    if args.results:
-        args.results.write_text(
-            "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in all_records)
-        )
-    minutes = (time.perf_counter() - start) / 60
-    base_ctx = Context(chat_model=args.model)
-    markdown = "\n".join(
+    for name in dict.fromkeys(r["set"] for r in records):
+        rows = [r for r in records if r["set"] == name]
+        done = min(sum(1 for r in rows if r["mode"] == m) for m in modes)
+        lines += table(f"{SETS[name][0]} (first {done} questions)", rows, modes)
+    base_ctx = Context(chat_model=model)
+    return "\n".join(
         [
             "## Answer quality with a local LLM (`benchmarks/llm_quality.py`)",
             "",
-            f"Machine: {machine_summary()}. Model: `{args.model}`; top_k {base_ctx.top_k}, "
+            f"Machine: {machine_summary()}. Model: `{model}`; top_k {base_ctx.top_k}, "
             f"max_depth {base_ctx.max_depth}; runtime {minutes:.1f} min. naive = retrieve, "
             "answer; judge = one level of judging; full = the whole graph; crag = grade each "
             "chunk, rewrite once if none is relevant, retrieve again, answer.",
@@ -249,7 +252,37 @@ def main() -> None:
             *lines,
         ]
     )
-    publish("llm_quality", markdown, args.write)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=30, help="first N questions of each set")
+    parser.add_argument("--sets", default="hotpotqa,rgb", help="hotpotqa, rgb or both")
+    parser.add_argument("--modes", default=",".join(MODES))
+    parser.add_argument("--model", default="local", help="TREERAG_CHAT_MODEL for every mode")
+    parser.add_argument(
+        "--data-dir", type=Path, help="ingested corpora, kept between runs (default: a temp dir)"
+    )
+    parser.add_argument("--results", type=Path, help="append each scored question here (JSONL)")
+    parser.add_argument("--render", type=Path, help="no run: make the tables from a --results file")
+    parser.add_argument("--minutes", type=float, default=0.0, help="runtime to print with --render")
+    parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
+    args = parser.parse_args()
+    modes = tuple(m for m in args.modes.split(",") if m)
+    if args.render:
+        rows = [json.loads(line) for line in args.render.read_text("utf-8").splitlines() if line]
+        publish("llm_quality", render(rows, args.model, args.minutes, modes), args.write)
+        return
+    sets = [s for s in args.sets.split(",") if s]
+    start = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        data_dir = args.data_dir or Path(tmp) / "data"
+        base = Context(data_dir=str(data_dir), chat_model=args.model)
+        records = asyncio.run(
+            run_sets(sets, base, Path(tmp) / "out", args.limit, modes, args.results)
+        )
+    minutes = (time.perf_counter() - start) / 60
+    publish("llm_quality", render(records, args.model, minutes, modes), args.write)
 
 
 if __name__ == "__main__":

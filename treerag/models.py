@@ -96,7 +96,14 @@ def _openai_chat_model(
     ctx: Context, model: str, base_url: str, api_key: str = "", **extra: object
 ) -> BaseChatModel:
     """The one client of every OpenAI-compatible endpoint, remote or the local server."""
+    import warnings
+
     from langchain_openai import ChatOpenAI
+
+    # A streamed structured call dumps each chunk with its parsed model in a field the OpenAI
+    # SDK types as None, and pydantic warns about it on every call (openai-python #2872;
+    # langchain-openai silenced it for unstreamed calls only, langchain #37727). Harmless.
+    warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
 
     kwargs: dict = {"model": model, "timeout": ctx.llm_timeout_s, "max_retries": 0, **extra}
     if base_url:

@@ -78,3 +78,30 @@ def test_help_lists_every_family_and_shows_flags_without_types() -> None:
     # Every command's docstring is reflowed so, not only the ones written on one line.
     ask = runner.invoke(app, ["ask", "--help"], env={"COLUMNS": "200"})
     assert "Without a chat model the offline reasoner answers" in ask.output
+
+
+def test_the_knowledge_graph_package_loads_only_the_names_asked_for() -> None:
+    code = (
+        "import sys\n"
+        "from treerag.knowledge_graph import World\n"
+        "print(sorted(m for m in sys.modules if m.startswith('treerag.')))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    loaded = done.stdout.strip().splitlines()[-1]
+    assert "'treerag.knowledge_graph.world'" in loaded
+    for builder in ("build", "extract", "importer", "communities"):
+        assert f"'treerag.knowledge_graph.{builder}'" not in loaded
+    assert "'treerag.keyword_tree'" not in loaded
+
+
+def test_a_function_named_like_its_module_stays_the_function_after_the_module_loads() -> None:
+    code = (
+        "import treerag.knowledge_graph.local_search\n"
+        "import treerag.knowledge_graph as kg\n"
+        "from treerag.knowledge_graph import local_search\n"
+        "print(callable(local_search), callable(kg.local_search))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", "True"]

@@ -159,3 +159,35 @@ async def test_the_local_judge_asks_a_new_follow_up_for_every_partial_chunk(give
     assert verdict.followup.strip() and verdict.followup.rstrip("?") != question.rstrip("?")
     assert (verdict.followup == given) is kept
     assert "Saltwren" in verdict.followup
+
+
+EVIDENCE_TEXT = "The Saltwren was built by the Guild of Tidewrights in the harbour of Quillhaven."
+
+
+@pytest.mark.parametrize("reply", ["[2]", " [1][2]。", "[1], [2]."])
+async def test_an_answer_of_citation_marks_alone_is_not_passed_off_as_an_answer(reply):
+    from tests.fakes import ScriptedChatModel
+    from treerag.models import get_embeddings
+    from treerag.reasoning.base import EvidenceItem
+    from treerag.reasoning.local import LocalReasoner
+    from treerag.reasoning.offline import LABEL, OfflineReasoner
+
+    question = "Who built the Saltwren?"
+    evidence = [EvidenceItem(1, "c1", "Saltwren", "ships.md", EVIDENCE_TEXT, 2)]
+    plain = LLMReasoner(ScriptedChatModel(answer_text=reply), 30.0, 0)
+    said = await plain.answer(question, evidence, "")
+    assert said.startswith("(the answer model gave no answer") and "[1]" in said
+    # The local preset answers offline instead: the quoted sentence, cited.
+    local = LocalReasoner(Context(chat_model="local"), OfflineReasoner(get_embeddings(Context())))
+    local.model = ScriptedChatModel(answer_text=reply)
+    answer = await local.answer(question, evidence, "")
+    assert answer.startswith(LABEL) and "Guild of Tidewrights" in answer and "[1]" in answer
+
+
+async def test_a_short_answer_in_words_is_kept():
+    from tests.fakes import ScriptedChatModel
+    from treerag.reasoning.base import EvidenceItem
+
+    evidence = [EvidenceItem(1, "c1", "Saltwren", "ships.md", EVIDENCE_TEXT, 2)]
+    reasoner = LLMReasoner(ScriptedChatModel(answer_text="12 [1]"), 30.0, 0)
+    assert await reasoner.answer("How many?", evidence, "") == "12 [1]"

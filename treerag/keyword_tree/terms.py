@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import logging
 import re
 from typing import Any
 
@@ -24,13 +23,11 @@ STOPWORDS = frozenset(
 """Words that carry no topic; dropped from term sets."""
 
 
-@functools.cache
 def jieba_module() -> Any:
-    """Return jieba, imported on first use with its start-up chatter silenced."""
-    import jieba
+    """Return jieba, imported on first use with its dictionary loaded (`treerag.segment`)."""
+    from treerag.segment import jieba
 
-    jieba.setLogLevel(logging.WARNING)
-    return jieba
+    return jieba()
 
 
 @functools.lru_cache(maxsize=16384)

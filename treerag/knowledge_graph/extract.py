@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -123,10 +122,9 @@ def _english_spans(sentence: str) -> list[str]:
 
 def _chinese_nouns(sentence: str) -> list[tuple[str, str, bool]]:
     """Return (word, type, proper) for jieba nouns; adjacent proper nouns are joined."""
-    import jieba
-    import jieba.posseg as pseg
+    from treerag.segment import posseg
 
-    jieba.setLogLevel(logging.WARNING)
+    pseg = posseg()
     out: list[tuple[str, str, bool]] = []
     run: list[str] = []
     run_type = ""

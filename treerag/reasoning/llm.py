@@ -106,7 +106,17 @@ class LLMReasoner:
         except Exception as exc:  # the answer degrades to the evidence list, never to nothing
             cited = " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
             return f"(the answer model failed: {type(exc).__name__}) Relevant evidence: {cited}"
-        return str(message.content)
+        text = str(message.content)
+        if not says_something(text):
+            return await self.answer_instead(question, evidence, extra_context, text)
+        return text
+
+    async def answer_instead(
+        self, question: str, evidence: list[EvidenceItem], extra_context: str, said: str
+    ) -> str:
+        """What stands for a reply with no words (only "[2]", say): the evidence list."""
+        cited = " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
+        return f"(the answer model gave no answer: {said.strip()!r}) Relevant evidence: {cited}"
 
     def extractor(self) -> Any:
         """A knowledge-graph extractor: this model with structured output, retried."""
@@ -154,6 +164,15 @@ async def _condense(reasoner: LLMReasoner, history: list[tuple[str, str]], messa
 
 
 _SUB_CITATION = re.compile(r"\s*\[\d+\]")
+
+
+_MARKS = re.compile(r"\[\d+\]")
+_NON_WORD = re.compile(r"[\W_]+")
+
+
+def says_something(answer: str) -> bool:
+    """Whether an answer holds any word once its citation marks and punctuation are gone."""
+    return bool(_NON_WORD.sub("", _MARKS.sub("", answer)))
 
 
 def format_evidence(evidence: list[EvidenceItem]) -> str:

@@ -129,11 +129,11 @@ def _zh_names(run: str) -> tuple[str, ...]:
 
     "香港立法会" (an organisation), "潮匠" + "行会" -> "潮匠行会" (a compound name).
     """
-    import jieba.posseg
+    from treerag.segment import posseg
 
     out: list[str] = []
     group: list[tuple[str, str]] = []
-    for pair in [*jieba.posseg.lcut(run), None]:
+    for pair in [*posseg().lcut(run), None]:
         if pair is not None and (pair.flag.startswith("n") or pair.flag == "eng"):
             group.append((pair.word, pair.flag))
             continue
@@ -235,13 +235,13 @@ def _clauses(question: str) -> list[str]:
 
 def _term_spans(clause: str) -> list[tuple[str, int, int]]:
     """(lower-cased content term, start, end) of each content word of a clause."""
-    import jieba
+    from treerag.segment import jieba
 
     out: list[tuple[str, int, int]] = []
     for match in _WORD.finditer(clause):
         piece, base = match.group(), match.start()
         words = (
-            [(w, base + s, base + e) for w, s, e in jieba.tokenize(piece)]
+            [(w, base + s, base + e) for w, s, e in jieba().tokenize(piece)]
             if _CJK.match(piece)
             else [(piece, match.start(), match.end())]
         )

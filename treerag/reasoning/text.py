@@ -110,9 +110,9 @@ def squash(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _cut(segment: str) -> tuple[str, ...]:
-    import jieba
+    from treerag.segment import jieba
 
-    return tuple(jieba.lcut(segment))
+    return tuple(jieba().lcut(segment))
 
 
 def tokens(text: str) -> list[str]:
@@ -141,13 +141,13 @@ _NOUN_FLAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg")
 
 def salient_terms(text: str) -> list[str]:
     """Name-like content words: capitalised Latin words, Chinese nouns and names, years."""
-    import jieba.posseg
+    from treerag.segment import posseg
 
     out: dict[str, None] = {}
     for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text)):
         piece = match.group()
         if _CJK.match(piece):
-            for pair in jieba.posseg.lcut(piece):
+            for pair in posseg().lcut(piece):
                 if len(pair.word) >= 2 and pair.flag in _NOUN_FLAGS and pair.word not in ZH_STOP:
                     out.setdefault(pair.word, None)
         elif piece.lower() not in EN_STOP and (

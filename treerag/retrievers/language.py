@@ -13,6 +13,11 @@ _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
+def has_ideographs(text: str) -> bool:
+    """Whether text holds any Chinese character."""
+    return _CJK.search(text) is not None
+
+
 def language_of(text: str) -> Language:
     """Say which language a text (query or chunk) is mostly in, counting ideographs and words.
 
@@ -37,10 +42,9 @@ def _converter(config: str) -> Any:
 
 @functools.cache
 def _search_words(text: str) -> tuple[str, ...]:
-    import jieba
+    from treerag.segment import jieba
 
-    jieba.setLogLevel(60)  # jieba logs its dictionary load at INFO on first use
-    return tuple(w for w in jieba.lcut_for_search(text) if w.strip())
+    return tuple(w for w in jieba().lcut_for_search(text) if w.strip())
 
 
 def script_variants(query: str) -> list[str]:
