@@ -13,7 +13,7 @@ ENV_PREFIX = "TREERAG_"
 
 SearchMode = Literal["dense", "sparse", "hybrid"]
 RankerType = Literal["auto", "rrf", "weighted", "model"]
-Analyzer = Literal["auto", "jieba", "standard"]
+Analyzer = Literal["auto", "bigram", "jieba", "standard"]
 
 
 GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600}
@@ -93,7 +93,7 @@ class Context:
     collection: str = _setting("treerag_chunks", "Milvus collection holding the chunks.")
     analyzer: Analyzer = _setting(
         "auto",
-        "BM25 analyzer for a new collection: jieba (Chinese/mixed), standard (English), auto = decide from the first documents.",
+        "BM25 analyzer for a new collection: bigram (jieba words + Chinese character pairs; Chinese/mixed), jieba (words only), standard (English), auto = bigram when the first documents hold Chinese, else standard.",
     )
     chat_model: str = _setting(
         "",

@@ -29,7 +29,7 @@ def test_english_query_found_by_every_mode(corpus_ctx, mode):
 def test_chinese_query_is_a_bm25_jieba_hit(corpus_ctx):
     ctx, _, _ = corpus_ctx
     store = _store(ctx)
-    assert store.info()["analyzer"] == "jieba"
+    assert store.info()["analyzer"] == "bigram"
     query = "谁是织光行会的首任会长"
     sparse = from_context(store, topk=1, mode="sparse").get_similar_chunk_with_score(query)
     hybrid = from_context(store, topk=2, mode="hybrid").get_similar_chunk_with_score(query)

@@ -20,6 +20,8 @@ COPIES_PROPERTY = "treerag.copies"
 """Files not stored because another file holds the same text: {copy: original}."""
 
 TEXT, DENSE, SPARSE = "text", "dense", "sparse"
+TERMS = "terms"
+"""The BM25 input of a `bigram` collection: words and character bigrams, space-joined."""
 VECTOR_FIELDS = (DENSE, SPARSE)
 SCALAR_FIELDS = ["text", "source", "title", "chunk_index", "content_hash", "meta"]
 MAX_TEXT_BYTES = 65_535
@@ -31,7 +33,12 @@ ANALYZERS = {
         "filter": ["lowercase"],
     },
     "standard": {"tokenizer": "standard", "filter": ["lowercase"]},
+    # The terms field is already segmented (treerag/retrievers/lexical.py): split on spaces.
+    # Milvus Lite has no whitespace tokenizer; its standard one splits on \w+, which is the
+    # same on those terms. A Milvus server's standard tokenizer would split a bigram apart.
+    "bigram": {"tokenizer": "standard"},
 }
+SERVER_ANALYZERS = {"bigram": {"tokenizer": "whitespace"}}
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
@@ -57,10 +64,10 @@ class Chunk:
 
 
 def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
-    """Choose the BM25 analyzer: the setting, or jieba when the sample holds any CJK text."""
+    """Choose the BM25 analyzer: the setting, or words + bigrams when the sample holds CJK text."""
     if setting != "auto":
         return setting
-    return "jieba" if any(_CJK.search(t) for t in sample_texts) else "standard"
+    return "bigram" if any(_CJK.search(t) for t in sample_texts) else "standard"
 
 
 LITE_GRPC_OPTIONS = {
@@ -128,6 +135,7 @@ class ChunkStore:
         self._embedder_checked = False
         self.recorded: dict[str, Any] = {}
         """The collection's recorded settings, read by `check_embedder` before a search."""
+        self._analyzer: str | None = None
 
     # -- collection ----------------------------------------------------------------------
     def exists(self) -> bool:
@@ -156,12 +164,16 @@ class ChunkStore:
         info["chunk_languages"] = True
         schema = self.client.create_schema(auto_id=False)
         schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=64)
+        bm25_input = TERMS if analyzer == "bigram" else TEXT
+        analyzers = ANALYZERS if self._is_lite() else {**ANALYZERS, **SERVER_ANALYZERS}
+        if bm25_input == TERMS:
+            schema.add_field(TEXT, DataType.VARCHAR, max_length=MAX_TEXT_BYTES)
         schema.add_field(
-            TEXT,
+            bm25_input,
             DataType.VARCHAR,
             max_length=MAX_TEXT_BYTES,
             enable_analyzer=True,
-            analyzer_params=ANALYZERS[analyzer],
+            analyzer_params=analyzers[analyzer],
         )
         schema.add_field("source", DataType.VARCHAR, max_length=4096)
         schema.add_field("title", DataType.VARCHAR, max_length=1024)
@@ -174,7 +186,7 @@ class ChunkStore:
             Function(
                 name="bm25",
                 function_type=FunctionType.BM25,
-                input_field_names=[TEXT],
+                input_field_names=[bm25_input],
                 output_field_names=[SPARSE],
             )
         )
@@ -189,7 +201,23 @@ class ChunkStore:
             self.name, properties={INFO_PROPERTY: json.dumps(info)}
         )
         _loaded.add(self._key)
+        self._analyzer = analyzer
         log.info("created collection %s (%s)", self.name, info)
+
+    @property
+    def analyzer(self) -> str:
+        """The collection's BM25 analyzer (`jieba` for collections that recorded none)."""
+        if self._analyzer is None:
+            self._analyzer = str(self.info().get("analyzer", "jieba"))
+        return self._analyzer
+
+    def bm25_query(self, text: str) -> str:
+        """What a BM25 search sends: the text, or its terms in a `bigram` collection."""
+        if self.analyzer != "bigram":
+            return text
+        from treerag.retrievers.lexical import terms_field
+
+        return terms_field(text, MAX_TEXT_BYTES)
 
     def _is_lite(self) -> bool:
         return "://" not in self.ctx.resolved_milvus_uri
@@ -251,6 +279,7 @@ class ChunkStore:
         if self.exists():
             self.client.drop_collection(self.name)
         _loaded.discard(self._key)
+        self._analyzer = None
 
     # -- rows ----------------------------------------------------------------------------
     def count(self) -> int:
@@ -307,10 +336,14 @@ class ChunkStore:
 
     def insert(self, chunks: Sequence[Chunk], vectors: Sequence[Sequence[float]]) -> None:
         """Write chunks with their dense vectors (BM25 vectors are computed by Milvus)."""
+        terms = self.analyzer == "bigram"
+        if terms:
+            from treerag.retrievers.lexical import terms_field
         rows = [
             {
                 "id": c.id,
                 TEXT: c.text,
+                **({TERMS: terms_field(c.text, MAX_TEXT_BYTES)} if terms else {}),
                 "source": c.source,
                 "title": c.title[:1000],
                 "chunk_index": c.chunk_index,

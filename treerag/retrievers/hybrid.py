@@ -151,7 +151,7 @@ class Retriever:
             jieba()
         res = self.store.client.search(
             self.store.name,
-            data=[expand_for_bm25(query)],
+            data=[self.store.bm25_query(expand_for_bm25(query))],
             anns_field=SPARSE,
             limit=self.topk,
             search_params=self._params(SPARSE),
@@ -219,7 +219,7 @@ class Retriever:
                 data: Any = self.store.embeddings.embed_query(query)
                 expr = dense_filter or None
             else:
-                data, expr = expand_for_bm25(query), None
+                data, expr = self.store.bm25_query(expand_for_bm25(query)), None
             requests.append(
                 AnnSearchRequest(data=[data], anns_field=name, param=params, limit=pool, expr=expr)
             )
