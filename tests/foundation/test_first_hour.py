@@ -188,7 +188,7 @@ def test_pytest_summary_lists_skips_with_reasons(tmp_path: Path) -> None:
 # -- item 8: no GOAWAY too_many_pings from the local Milvus Lite server -------------------------
 def test_milvus_lite_clients_send_no_idle_keepalive_pings(tmp_path: Path) -> None:
     from treerag.knowledge_graph.milvus_index import MilvusVectorIndex
-    from treerag.retrievers.chunk_store import milvus_client
+    from treerag.retrievers.milvus_client import milvus_client
 
     # pymilvus pings every 10 s even when idle; the server answers GOAWAY too_many_pings,
     # which gRPC prints on stderr after about a minute and a half of quiet.

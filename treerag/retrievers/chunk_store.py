@@ -4,17 +4,30 @@ from __future__ import annotations
 
 import json
 import logging
-import re
-import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
+from treerag.retrievers.analyzers import ANALYZERS, SERVER_ANALYZERS, pick_analyzer
+from treerag.retrievers.errors import EmptyStoreError, StoreError
+from treerag.retrievers.milvus_client import LITE_GRPC_OPTIONS, milvus_client
 from treerag.server.tenants import tenant_collection
 
+__all__ = [
+    "ANALYZERS",
+    "LITE_GRPC_OPTIONS",
+    "Chunk",
+    "ChunkStore",
+    "EmptyStoreError",
+    "StoreError",
+    "milvus_client",
+    "pick_analyzer",
+]
+
 log = logging.getLogger(__name__)
+_loaded: set[tuple[str, str]] = set()
+"""(uri, collection) pairs loaded in this process: loading once is enough."""
 INFO_PROPERTY = "treerag.info"
 COPIES_PROPERTY = "treerag.copies"
 """Files not stored because another file holds the same text: {copy: original}."""
@@ -25,29 +38,6 @@ TERMS = "terms"
 VECTOR_FIELDS = (DENSE, SPARSE)
 SCALAR_FIELDS = ["text", "source", "title", "chunk_index", "content_hash", "meta"]
 MAX_TEXT_BYTES = 65_535
-# Milvus Lite accepts only these two tokenizers (LANDMINES.md); jieba also splits Latin words.
-ANALYZERS = {
-    # search mode also indexes the sub-words of long words (布兰德 -> 布兰, 兰德, 布兰德).
-    "jieba": {
-        "tokenizer": {"type": "jieba", "mode": "search", "hmm": True},
-        "filter": ["lowercase"],
-    },
-    "standard": {"tokenizer": "standard", "filter": ["lowercase"]},
-    # The terms field is already segmented (treerag/retrievers/lexical.py): split on spaces.
-    # Milvus Lite has no whitespace tokenizer; its standard one splits on \w+, which is the
-    # same on those terms. A Milvus server's standard tokenizer would split a bigram apart.
-    "bigram": {"tokenizer": "standard"},
-}
-SERVER_ANALYZERS = {"bigram": {"tokenizer": "whitespace"}}
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-
-
-class StoreError(RuntimeError):
-    """The chunk store cannot be used as asked; the message says what to do."""
-
-
-class EmptyStoreError(StoreError):
-    """Nothing has been ingested into the collection yet."""
 
 
 @dataclass
@@ -61,56 +51,6 @@ class Chunk:
     chunk_index: int
     content_hash: str
     meta: dict[str, Any] = field(default_factory=dict)
-
-
-def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
-    """Choose the BM25 analyzer: the setting, or words + bigrams when the sample holds CJK text."""
-    if setting != "auto":
-        return setting
-    return "bigram" if any(_CJK.search(t) for t in sample_texts) else "standard"
-
-
-LITE_GRPC_OPTIONS = {
-    "grpc.keepalive_time_ms": 2**31 - 1,
-    "grpc.keepalive_permit_without_calls": False,
-}
-"""No keepalive pings to the local Milvus Lite server. pymilvus pings every 10 s even when
-idle; a gRPC server refuses pings more often than every 5 minutes without calls
-(grpc.http2.min_ping_interval_without_data_ms) and answers with GOAWAY too_many_pings, which
-gRPC prints on stderr during any pause (a chat turn, a long test). A local socket needs no
-keepalive; remote servers keep pymilvus's defaults."""
-
-_clients: dict[str, Any] = {}
-_loaded: set[tuple[str, str]] = set()
-"""(uri, collection) pairs loaded in this process: loading once is enough."""
-_clients_lock = threading.Lock()
-
-
-def milvus_client(uri: str, token: str = "") -> Any:
-    """Return a shared MilvusClient for a URI (one per process: Milvus Lite locks its file)."""
-    from pymilvus import MilvusClient
-
-    # pymilvus configures its own loggers on import; it warns on every Milvus Lite query
-    # iterator and logs a traceback for errors that we turn into messages of our own.
-    for name in ("pymilvus", "pymilvus.milvus_client"):
-        logging.getLogger(name).setLevel(logging.CRITICAL)
-    key = f"{uri}|{token}"
-    with _clients_lock:
-        if key not in _clients:
-            if "://" not in uri:
-                Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            try:
-                if token:
-                    _clients[key] = MilvusClient(uri=uri, token=token)
-                elif "://" not in uri:
-                    _clients[key] = MilvusClient(uri, grpc_options=LITE_GRPC_OPTIONS)
-                else:
-                    _clients[key] = MilvusClient(uri)
-            except Exception as exc:  # pymilvus raises several types for an unreachable URI
-                raise StoreError(
-                    f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}"
-                ) from exc
-        return _clients[key]
 
 
 class ChunkStore:

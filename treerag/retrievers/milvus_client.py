@@ -1,0 +1,50 @@
+"""One shared MilvusClient per URI in a process (Milvus Lite locks its file)."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+from typing import Any
+
+from treerag.retrievers.errors import StoreError
+
+LITE_GRPC_OPTIONS = {
+    "grpc.keepalive_time_ms": 2**31 - 1,
+    "grpc.keepalive_permit_without_calls": False,
+}
+"""No keepalive pings to the local Milvus Lite server. pymilvus pings every 10 s even when
+idle; a gRPC server refuses pings more often than every 5 minutes without calls
+(grpc.http2.min_ping_interval_without_data_ms) and answers with GOAWAY too_many_pings, which
+gRPC prints on stderr during any pause (a chat turn, a long test). A local socket needs no
+keepalive; remote servers keep pymilvus's defaults."""
+
+_clients: dict[str, Any] = {}
+_clients_lock = threading.Lock()
+
+
+def milvus_client(uri: str, token: str = "") -> Any:
+    """Return a shared MilvusClient for a URI (one per process: Milvus Lite locks its file)."""
+    from pymilvus import MilvusClient
+
+    # pymilvus configures its own loggers on import; it warns on every Milvus Lite query
+    # iterator and logs a traceback for errors that we turn into messages of our own.
+    for name in ("pymilvus", "pymilvus.milvus_client"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+    key = f"{uri}|{token}"
+    with _clients_lock:
+        if key not in _clients:
+            if "://" not in uri:
+                Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            try:
+                if token:
+                    _clients[key] = MilvusClient(uri=uri, token=token)
+                elif "://" not in uri:
+                    _clients[key] = MilvusClient(uri, grpc_options=LITE_GRPC_OPTIONS)
+                else:
+                    _clients[key] = MilvusClient(uri)
+            except Exception as exc:  # pymilvus raises several types for an unreachable URI
+                raise StoreError(
+                    f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}"
+                ) from exc
+        return _clients[key]
