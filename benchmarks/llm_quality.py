@@ -14,6 +14,8 @@ same store (one passage per chunk):
 - naive: retrieve top-k, answer over all of it (1 call);
 - judge: the rag graph with max_depth 0 (k judges + 1 answer);
 - full: the whole rag graph (judges, follow-up sub-runs, answers);
+- full-offline-judge: the same graph with `local_judge=offline`: the heuristic judge picks
+  and recurses, the model only answers (the judge role measured against the model's);
 - crag: the corrective-RAG loop of LangGraph's tutorial, written here: grade the k chunks one
   after another (the same judge; relevant = score 1 or 2), rewrite the question once if none
   is relevant, retrieve again, answer over the relevant chunks (or the new ones).
@@ -57,7 +59,7 @@ SETS = {
     "hotpotqa": ("hotpotqa_100", "questions.json", "corpus.json", "hotpotqa"),
     "rgb": ("rgb_zh_300", "questions.jsonl", "corpus.jsonl", "generic"),
 }
-MODES = ("naive", "judge", "full", "crag")
+MODES = ("naive", "judge", "full", "full-offline-judge", "crag")
 REWRITE_PROMPT = """Rewrite the question below as a better search query for a document search
 engine: keep its names, add the words a relevant passage would contain, keep its language.
 Reply with the query only.
@@ -131,7 +133,7 @@ async def run_crag(question: str, ctx: Context) -> Outcome:
 async def run_one(mode: str, question: str, ctx: Context) -> Outcome:
     """One mode on one question, with the chat model's token usage."""
     if mode != "crag":
-        return await run_mode(mode, question, ctx)
+        return await run_mode("full" if mode == "full-offline-judge" else mode, question, ctx)
     from langchain_core.callbacks import get_usage_metadata_callback
 
     from treerag.eval.runner import _tokens
@@ -173,6 +175,8 @@ async def run_sets(
             for mode in modes:
                 ctx = mode_context(store, "judge" if mode == "judge" else "full", out / name, None)
                 ctx = replace(ctx, data_dir=str(out / name / "state" / mode))
+                if mode == "full-offline-judge":
+                    ctx = replace(ctx, local_judge="offline")
                 outcome = await run_one(mode, question.question, ctx)
                 record = score(mode, question, outcome, dataset, store)
                 record["contains"] = contains_gold(outcome.answer, list(question.answers))

@@ -14,6 +14,7 @@ ENV_PREFIX = "TREERAG_"
 SearchMode = Literal["dense", "sparse", "hybrid"]
 RankerType = Literal["auto", "rrf", "weighted", "model"]
 Analyzer = Literal["auto", "bigram", "jieba", "standard"]
+LocalJudge = Literal["model", "offline"]
 
 
 GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600}
@@ -107,6 +108,10 @@ class Context:
         "CPU threads of the local model server (chat_model=local); 0 = half the usable cores (about the physical ones), 1 to 8.",
     )
     local_n_ctx: int = _setting(4096, "Context window of the local model server, in tokens.")
+    local_judge: LocalJudge = _setting(
+        "model",
+        "Who judges chunks when chat_model=local: model (the local LLM, one call per chunk) or offline (the heuristic judge, no call; the local LLM still answers).",
+    )
     local_model_sha256: str = _setting(
         "",
         "Expected sha256 of the GGUF file given as local:<path.gguf>; empty = not checked (the bundled weights are always checked).",

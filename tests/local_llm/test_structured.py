@@ -191,3 +191,20 @@ async def test_a_short_answer_in_words_is_kept():
     evidence = [EvidenceItem(1, "c1", "Saltwren", "ships.md", EVIDENCE_TEXT, 2)]
     reasoner = LLMReasoner(ScriptedChatModel(answer_text="12 [1]"), 30.0, 0)
     assert await reasoner.answer("How many?", evidence, "") == "12 [1]"
+
+
+async def test_local_judge_offline_makes_no_call_and_caches_under_the_offline_name():
+    from tests.fakes import ScriptedChatModel
+    from treerag.models import get_embeddings
+    from treerag.reasoning.local import LocalReasoner
+    from treerag.reasoning.offline import OfflineReasoner
+
+    offline = OfflineReasoner(get_embeddings(Context()))
+    reasoner = LocalReasoner(Context(chat_model="local", local_judge="offline"), offline)
+    reasoner.model = ScriptedChatModel(judge_script=lambda q, t, x: AssertionError("called"))
+    verdict = await reasoner.judge("Who built the Saltwren?", "Saltwren", EVIDENCE_TEXT)
+    assert verdict.score in (1, 2) and verdict.reason.startswith("offline") and verdict.calls == 0
+    assert reasoner.model.prompts == []
+    assert reasoner.judge_name == offline.name != reasoner.name
+    model_judged = LocalReasoner(Context(chat_model="local"), offline)
+    assert model_judged.judge_name == model_judged.name

@@ -40,18 +40,17 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     chunk = task["chunk"]
     reasoner = get_reasoner(ctx)
+    judge = getattr(reasoner, "judge_name", reasoner.name)  # a reasoner may hand judging on
     # SQLite file I/O stays off the event loop (`langgraph dev` refuses blocking calls there).
     cache = await asyncio.to_thread(judge_cache, ctx.tenant_path)
-    verdict = await asyncio.to_thread(cache.get, task["question"], chunk["chunk_id"], reasoner.name)
+    verdict = await asyncio.to_thread(cache.get, task["question"], chunk["chunk_id"], judge)
     cached = verdict is not None
     if verdict is None:
         ledger = ledger_for(task["root_thread_id"] or task["thread_id"], ctx.max_llm_calls)
         if ledger.spend(1):
             verdict = await reasoner.judge(task["question"], chunk.get("title", ""), chunk["text"])
             ledger.refund(1 - verdict.calls)  # retries count as calls too
-            await asyncio.to_thread(
-                cache.put, task["question"], chunk["chunk_id"], reasoner.name, verdict
-            )
+            await asyncio.to_thread(cache.put, task["question"], chunk["chunk_id"], judge, verdict)
         else:
             verdict = Judgement(
                 0,
