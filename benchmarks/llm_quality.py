@@ -241,8 +241,14 @@ def render(
     lines: list[str] = []
     for name in dict.fromkeys(r["set"] for r in records):
         rows = [r for r in records if r["set"] == name]
-        done = min(sum(1 for r in rows if r["mode"] == m) for m in modes)
-        lines += table(f"{SETS[name][0]} (first {done} questions)", rows, modes)
+        # Only the questions every mode answered, so that each row is over the same ones.
+        done = {
+            q
+            for q in {r["id"] for r in rows}
+            if {r["mode"] for r in rows if r["id"] == q} >= set(modes)
+        }
+        rows = [r for r in rows if r["id"] in done]
+        lines += table(f"{SETS[name][0]} (first {len(done)} questions)", rows, modes)
     base_ctx = Context(chat_model=model)
     return "\n".join(
         [

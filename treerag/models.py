@@ -138,6 +138,9 @@ def _local_chat_model(ctx: Context, spec: str) -> BaseChatModel:
         "local",
         temperature=0,
         stream_chunk_timeout=ctx.llm_timeout_s,
+        # Streamed answers report their tokens too (llama.cpp honours stream_options
+        # include_usage), so a tree's token count is not only its unstreamed calls'.
+        stream_usage=True,
     )
     _local_models[key] = (model, server)
     return model

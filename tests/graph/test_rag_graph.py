@@ -226,6 +226,19 @@ async def test_answer_prompt_holds_evidence_and_sub_answers(make_ctx):
     assert result["citations"][0]["n"] == 1 and result["citations"][0]["chunk_id"]
 
 
+async def test_a_sub_run_that_found_nothing_adds_no_answer_text_to_the_parent_prompt(make_ctx):
+    def script(question, title, text):
+        if question.startswith("Which passage"):
+            return verdict(0)  # the follow-up finds nothing useful
+        return verdict(1, followup=f"Which passage is numbered {hash(text) % 10_000}?")
+
+    model = ScriptedChatModel(judge_script=script, answer_text="Nothing was found.")
+    await ask("Where was Orla Venn born?", make_ctx(model, max_depth=1, max_subqueries=1, top_k=2))
+    root_prompt = model.prompts[-1]
+    assert "Where was Orla Venn born?" in root_prompt
+    assert "Follow-up answer" not in root_prompt
+
+
 async def test_nothing_ingested_says_run_ingest_first(tmp_path):
     from treerag.context import Context
 

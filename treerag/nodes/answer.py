@@ -117,13 +117,15 @@ def build_evidence(
     for chunk in useful:
         if chunk["chunk_id"] in numbered:
             continue
-        if not add(chunk, depth, chunk.get("followup", ""), chunk.get("sub_answer", "")):
+        useful_below = [e for e in chunk.get("sub_evidence", []) if e.get("score", 0) > 0]
+        # A sub-run that judged nothing useful has only "nothing was found" to say, and a model
+        # reading that beside the chunk tends to repeat it as the whole answer.
+        sub_answer = chunk.get("sub_answer", "") if useful_below else ""
+        if not add(chunk, depth, chunk.get("followup", ""), sub_answer):
             break
-        found = [
-            e
-            for e in chunk.get("sub_evidence", [])
-            if e.get("score", 0) > 0 and e.get("text") and e["chunk_id"] not in numbered
-        ][:SUPPORT_PER_CHUNK]
+        found = [e for e in useful_below if e.get("text") and e["chunk_id"] not in numbered][
+            :SUPPORT_PER_CHUNK
+        ]
         for item in found:
             if not add(item, item.get("depth", depth + 1), chunk.get("followup", "")):
                 break
