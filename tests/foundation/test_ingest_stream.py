@@ -161,3 +161,27 @@ def test_peak_vectors_in_memory_is_one_batch(tmp_path: Path, monkeypatch, size: 
     monkeypatch.setattr(type(embeddings), "embed_documents", watch)
     report = ingest([docs], _ctx(tmp_path, f"peak{size}"))
     assert report.added > 4 and largest["n"] <= 4
+
+
+def test_a_long_ingest_flushes_as_it_goes_so_memory_does_not_grow_with_the_corpus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Milvus Lite holds unflushed rows in memory: a flush after every FLUSH_EVERY chunks."""
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for i in range(12):
+        (docs / f"note{i}.md").write_text(f"# Note {i}\n\n{PARAGRAPH} Entry {i}.", encoding="utf-8")
+    monkeypatch.setattr(indexer, "WRITE_BATCH", 2)
+    monkeypatch.setattr(indexer, "FLUSH_EVERY", 4)
+    flushes: list[int] = []
+    original = ChunkStore.flush
+
+    def counting_flush(self: ChunkStore) -> None:
+        flushes.append(self.count() if self.exists() else 0)
+        original(self)
+
+    monkeypatch.setattr(ChunkStore, "flush", counting_flush)
+    report = ingest([docs], _ctx(tmp_path, "flushes"))
+    assert report.written == 12
+    # Flushed after chunks 4, 8 and 12 while writing, and once more at the end.
+    assert len(flushes) >= 4, flushes
