@@ -156,6 +156,7 @@ async def run_sets(
     limit: int,
     modes: tuple[str, ...],
     results: Path | None,
+    skip: int = 0,
 ) -> list[dict[str, Any]]:
     """Every mode on the first `limit` questions of each set, the sets taken in turn.
 
@@ -167,7 +168,7 @@ async def run_sets(
         dataset = load(name)
         opened.append((name, dataset, prepare_store(dataset, base)))
     records = []
-    for i in range(limit):
+    for i in range(skip, limit):
         for name, dataset, store in opened:
             if i >= len(dataset.questions):
                 continue
@@ -274,6 +275,9 @@ def main() -> None:
         "--data-dir", type=Path, help="ingested corpora, kept between runs (default: a temp dir)"
     )
     parser.add_argument("--results", type=Path, help="append each scored question here (JSONL)")
+    parser.add_argument(
+        "--skip", type=int, default=0, help="start at question N+1 (to go on with a --results file)"
+    )
     parser.add_argument("--render", type=Path, help="no run: make the tables from a --results file")
     parser.add_argument("--minutes", type=float, default=0.0, help="runtime to print with --render")
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
@@ -289,7 +293,7 @@ def main() -> None:
         data_dir = args.data_dir or Path(tmp) / "data"
         base = Context(data_dir=str(data_dir), chat_model=args.model)
         records = asyncio.run(
-            run_sets(sets, base, Path(tmp) / "out", args.limit, modes, args.results)
+            run_sets(sets, base, Path(tmp) / "out", args.limit, modes, args.results, args.skip)
         )
     minutes = (time.perf_counter() - start) / 60
     publish("llm_quality", render(records, args.model, minutes, modes), args.write)
