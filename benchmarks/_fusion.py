@@ -139,6 +139,14 @@ def variant_rows(data: DevSet, name: str, lists: list[QueryLists]) -> list[str]:
     return rows
 
 
+def _fill(store: ChunkStore, chunks: list[Chunk], vectors: np.ndarray) -> None:
+    """Create the collection and write the passages with their cached vectors."""
+    store.ensure(vectors.shape[1], [c.text for c in chunks[:3]])
+    for start in range(0, len(chunks), 1000):
+        store.insert(chunks[start : start + 1000], vectors[start : start + 1000].tolist())
+    store.flush()
+
+
 def product(
     data: DevSet, name: str, vectors: np.ndarray, langs: list[str], workdir: Path
 ) -> dict[str, dict[int, float]]:
@@ -151,10 +159,7 @@ def product(
         Chunk(pid[:64], text, pid, pid, 0, pid[:16], {"lang": lang})
         for pid, text, lang in zip(data.ids, data.texts, langs, strict=True)
     ]
-    store.ensure(vectors.shape[1], [c.text for c in chunks[:3]])
-    for start in range(0, len(chunks), 1000):
-        store.insert(chunks[start : start + 1000], vectors[start : start + 1000].tolist())
-    store.flush()
+    _fill(store, chunks, vectors)
     runs = {
         "dense": Retriever(store, topk=5, search_type="dense"),
         "sparse": Retriever(store, topk=5, search_type="sparse"),
@@ -174,10 +179,7 @@ def product(
             data_dir=str(workdir / name), collection="words", analyzer="jieba", embedding_model=name
         )
         before = ChunkStore(words, embedder(name))
-        before.ensure(vectors.shape[1], [c.text for c in chunks[:3]])
-        for start in range(0, len(chunks), 1000):
-            before.insert(chunks[start : start + 1000], vectors[start : start + 1000].tolist())
-        before.flush()
+        _fill(before, chunks, vectors)
         runs[WORDS_ONLY] = Retriever(before, topk=5, search_type="sparse")
     out = {}
     for side, retriever in runs.items():

@@ -104,8 +104,10 @@ class LLMReasoner:
                 capped(self.model, ANSWER_MAX_TOKENS), [HumanMessage(content=prompt)]
             )
         except Exception as exc:  # the answer degrades to the evidence list, never to nothing
-            cited = " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
-            return f"(the answer model failed: {type(exc).__name__}) Relevant evidence: {cited}"
+            return (
+                f"(the answer model failed: {type(exc).__name__}) Relevant evidence: "
+                f"{relevant_marks(evidence)}"
+            )
         text = str(message.content)
         if not says_something(text):
             return await self.answer_instead(question, evidence, extra_context, text)
@@ -115,8 +117,10 @@ class LLMReasoner:
         self, question: str, evidence: list[EvidenceItem], extra_context: str, said: str
     ) -> str:
         """What stands for a reply with no words (only "[2]", say): the evidence list."""
-        cited = " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
-        return f"(the answer model gave no answer: {said.strip()!r}) Relevant evidence: {cited}"
+        return (
+            f"(the answer model gave no answer: {said.strip()!r}) Relevant evidence: "
+            f"{relevant_marks(evidence)}"
+        )
 
     def extractor(self) -> Any:
         """A knowledge-graph extractor: this model with structured output, retried."""
@@ -164,15 +168,17 @@ async def _condense(reasoner: LLMReasoner, history: list[tuple[str, str]], messa
 
 
 _SUB_CITATION = re.compile(r"\s*\[\d+\]")
-
-
-_MARKS = re.compile(r"\[\d+\]")
 _NON_WORD = re.compile(r"[\W_]+")
 
 
 def says_something(answer: str) -> bool:
     """Whether an answer holds any word once its citation marks and punctuation are gone."""
-    return bool(_NON_WORD.sub("", _MARKS.sub("", answer)))
+    return bool(_NON_WORD.sub("", _SUB_CITATION.sub("", answer)))
+
+
+def relevant_marks(evidence: list[EvidenceItem]) -> str:
+    """The citation marks of the useful evidence, for an answer that has to stand in."""
+    return " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
 
 
 def format_evidence(evidence: list[EvidenceItem]) -> str:

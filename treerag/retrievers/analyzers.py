@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from treerag.retrievers.language import has_ideographs
 
 # Milvus Lite has two tokenizers, jieba and standard (LANDMINES.md); jieba also splits Latin words.
 ANALYZERS = {
@@ -19,11 +20,10 @@ ANALYZERS = {
     "bigram": {"tokenizer": "standard"},
 }
 SERVER_ANALYZERS = {"bigram": {"tokenizer": "whitespace"}}
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
 def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
     """Choose the BM25 analyzer: the setting, or words + bigrams when the sample holds CJK text."""
     if setting != "auto":
         return setting
-    return "bigram" if any(_CJK.search(t) for t in sample_texts) else "standard"
+    return "bigram" if any(has_ideographs(t) for t in sample_texts) else "standard"

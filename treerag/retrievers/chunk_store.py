@@ -11,7 +11,9 @@ from typing import Any
 from treerag.context import Context
 from treerag.retrievers.analyzers import ANALYZERS, SERVER_ANALYZERS, pick_analyzer
 from treerag.retrievers.errors import EmptyStoreError, StoreError
+from treerag.retrievers.language import has_ideographs
 from treerag.retrievers.milvus_client import LITE_GRPC_OPTIONS, milvus_client
+from treerag.segment import jieba
 from treerag.server.tenants import tenant_collection
 
 __all__ = [
@@ -152,7 +154,14 @@ class ChunkStore:
         return self._analyzer
 
     def bm25_query(self, text: str) -> str:
-        """What a BM25 search sends: the text, or its terms in a `bigram` collection."""
+        """What a BM25 search sends: the text, or its terms in a `bigram` collection.
+
+        Chinese text is segmented by this process's jieba either way (here, or by Milvus
+        Lite's analyzer in a `jieba` collection), so its dictionary is loaded the fast way
+        first (`treerag.segment`).
+        """
+        if has_ideographs(text):
+            jieba()
         if self.analyzer != "bigram":
             return text
         from treerag.retrievers.lexical import terms_field

@@ -12,8 +12,7 @@ from langchain_core.documents import Document
 
 from treerag.retrievers.chunk_store import DENSE, SCALAR_FIELDS, SPARSE, ChunkStore
 from treerag.retrievers.fusion import FusionPlan, plan_fusion
-from treerag.retrievers.language import expand_for_bm25, has_ideographs
-from treerag.segment import jieba
+from treerag.retrievers.language import expand_for_bm25
 
 SearchType = Literal["sparse", "dense", "hybrid"]
 RankerName = Literal["weighted", "rrf", "model", "auto"]
@@ -145,10 +144,6 @@ class Retriever:
 
     def sparse_search(self, query: str) -> list[dict]:
         """BM25 search on the sparse field (Milvus tokenizes the query and its script forms)."""
-        if has_ideographs(query):
-            # Milvus Lite's Chinese analyzer segments with this process's jieba: load its
-            # dictionary the fast way first (treerag.segment).
-            jieba()
         res = self.store.client.search(
             self.store.name,
             data=[self.store.bm25_query(expand_for_bm25(query))],
