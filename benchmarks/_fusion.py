@@ -19,6 +19,7 @@ import numpy as np
 
 from benchmarks._datasets import DevSet, load_hotpotqa, load_rgb_zh, recall_at
 from benchmarks._embed_cache import embedder, passage_vectors, query_vectors
+from benchmarks._feedback import FEEDBACK, HYBRID_FEEDBACK, feedback_rankings
 from benchmarks._fusion_variants import QueryLists, held_out
 from treerag.context import Context
 from treerag.retrievers.chunk_store import Chunk, ChunkStore
@@ -120,6 +121,8 @@ def brute_force(
             auto = _rrf([allowed, sparse]) if allowed else sparse
         for side, ranking in zip(SIDES, (dense, sparse, _rrf([dense, sparse]), auto), strict=True):
             out[side].append([data.ids[i] for i in ranking[: max(KS)]])
+    feedback = feedback_rankings(data.questions, data.texts, tok, bm25, max(KS))
+    out[FEEDBACK] = [[data.ids[i] for i in ranking] for ranking in feedback]
     recalls = {side: _mean_recalls(data, rankings) for side, rankings in out.items()}
     return recalls, lists
 
@@ -174,6 +177,15 @@ def product(
             ranker_params={"k": 60, "candidates": 50},
         ),
     }
+    runs[FEEDBACK] = Retriever(store, topk=5, search_type="sparse", feedback=True)
+    runs[HYBRID_FEEDBACK] = Retriever(
+        store,
+        topk=5,
+        search_type="hybrid",
+        ranker_type="auto",
+        ranker_params={"k": 60, "candidates": 50},
+        feedback=True,
+    )
     if store.analyzer == "bigram":
         words = Context(
             data_dir=str(workdir / name), collection="words", analyzer="jieba", embedding_model=name
@@ -245,10 +257,11 @@ def run(runs: Sequence[str], with_product: bool = True) -> str:
                 milvus = product(data, name, vectors, langs, Path(tmp))
         if data.name.startswith("rgb"):
             brute[WORDS_ONLY] = words_only_recall(data)
-        for side in [*SIDES, *([WORDS_ONLY] if WORDS_ONLY in brute else [])]:
-            got = milvus.get(side, {})
+        sides = [*SIDES, FEEDBACK, HYBRID_FEEDBACK, *([WORDS_ONLY] if WORDS_ONLY in brute else [])]
+        for side in sides:
+            got, ref = milvus.get(side, {}), brute.get(side, {})
             cells = [f"{got[k]:.3f}" if got else "n/a" for k in KS]
-            cells += [f"{brute[side][k]:.3f}" for k in KS]
+            cells += [f"{ref[k]:.3f}" if ref else "n/a" for k in KS]
             rows.append(f"| {data.name} | {name} | {side} | {' | '.join(cells)} |")
             print("  " + rows[-1], flush=True)
     rate_rows = [
@@ -276,7 +289,10 @@ def run(runs: Sequence[str], with_product: bool = True) -> str:
             "applied to those lists). rgb_zh_300 recall is capped: |gold ∩ top-k| / min(k, "
             "|gold|). 'hybrid RRF (before)' is what `--mode hybrid` did before the auto ranker; "
             "'hybrid auto (now)' is the default now. Both sides search BM25 with the query's "
-            "script forms added (`expand_for_bm25`).",
+            "script forms added (`expand_for_bm25`). The two 'RM3 feedback' rows search with "
+            "`TREERAG_BM25_FEEDBACK` on (off by default: `treerag/retrievers/feedback.py`, "
+            "Anserini's RM3 defaults, nothing fitted); by brute force the same rule over "
+            "bm25s's scores.",
             "",
             "all-MiniLM-L6-v2 on the whole rgb_zh_300 (brute force, LANDMINES.md): dense R@5 "
             "0.162, BM25 0.623, RRF 0.390; the auto rule answers Chinese queries on a MiniLM "

@@ -138,6 +138,10 @@ class Context:
         50, "Hits each side (dense, BM25) contributes to hybrid fusion before the top k are kept."
     )
     rrf_k: int = _setting(60, "The k constant of reciprocal rank fusion.")
+    bm25_feedback: bool = _setting(
+        False,
+        "Expand BM25 queries with the terms of their best passages (RM3 pseudo-relevance feedback, one more search): +0.05 R@5 on a news corpus, -0.12 on multi-hop questions (README, Retrieval).",
+    )
     dense_weight: float = _setting(
         0.5, "Weight of the dense side for the weighted ranker (sparse gets 1 - this)."
     )

@@ -11,6 +11,8 @@ from typing import Any, Literal
 from langchain_core.documents import Document
 
 from treerag.retrievers.chunk_store import DENSE, SCALAR_FIELDS, SPARSE, ChunkStore
+from treerag.retrievers.feedback import feedback_query
+from treerag.retrievers.feedback import supports as supports_feedback
 from treerag.retrievers.fusion import FusionPlan, plan_fusion
 from treerag.retrievers.language import expand_for_bm25
 
@@ -36,7 +38,9 @@ class Retriever:
     `pre_ranker_type`, `pre_ranker_params` of the coarse hybrid pass and a `reranker`).
     The `auto` ranker weighs the sides per query by language and embedder
     (`treerag.retrievers.fusion`); it takes `k` and `candidates` like rrf.
-    BM25 always searches the query together with its other script forms (`expand_for_bm25`).
+    BM25 always searches the query together with its other script forms (`expand_for_bm25`);
+    with `feedback` it searches twice, the second time with the query expanded by the terms
+    of the first search's best passages (RM3, `treerag.retrievers.feedback`).
     """
 
     def __init__(
@@ -48,6 +52,7 @@ class Retriever:
         search_params: Sequence[dict] | None = None,
         ranker_type: RankerName = "rrf",
         ranker_params: dict | None = None,
+        feedback: bool = False,
     ):
         """Create a retriever; arguments are checked on every search."""
         self.store = store
@@ -61,6 +66,7 @@ class Retriever:
         )
         self.ranker_type = ranker_type
         self.ranker_params = dict(ranker_params or {})
+        self.feedback = feedback
 
     # -- checks --------------------------------------------------------------------------
     def check_args(self) -> None:
@@ -146,13 +152,24 @@ class Retriever:
         """BM25 search on the sparse field (Milvus tokenizes the query and its script forms)."""
         res = self.store.client.search(
             self.store.name,
-            data=[self.store.bm25_query(expand_for_bm25(query))],
+            data=[self.bm25_data(query)],
             anns_field=SPARSE,
             limit=self.topk,
             search_params=self._params(SPARSE),
             output_fields=SCALAR_FIELDS,
         )
         return list(res[0])
+
+    def bm25_data(self, query: str) -> str:
+        """What a BM25 request sends: the query's terms, expanded by feedback when it is on.
+
+        Feedback needs terms it can read back, which a `jieba` collection does not give
+        (`ingest --rebuild` moves one to `bigram`); there the query goes as it is.
+        """
+        text = self.store.bm25_query(expand_for_bm25(query))
+        if not self.feedback or not supports_feedback(self.store.analyzer):
+            return text
+        return feedback_query(self.store, text, self._params(SPARSE))
 
     def dense_search(self, query: str) -> list[dict]:
         """Cosine search on the dense field with the store's embedder."""
@@ -214,7 +231,7 @@ class Retriever:
                 data: Any = self.store.embeddings.embed_query(query)
                 expr = dense_filter or None
             else:
-                data, expr = self.store.bm25_query(expand_for_bm25(query)), None
+                data, expr = self.bm25_data(query), None
             requests.append(
                 AnnSearchRequest(data=[data], anns_field=name, param=params, limit=pool, expr=expr)
             )
@@ -240,6 +257,7 @@ class Retriever:
             search_params=self.search_params,
             ranker_type=params.get("pre_ranker_type", "rrf"),
             ranker_params=params.get("pre_ranker_params", {"k": 60}),
+            feedback=self.feedback,
         )
         candidates = coarse.search(query)
         reranker = params.get("reranker") or EmbeddingReranker(self.store.embeddings)
@@ -292,4 +310,5 @@ def from_context(store: ChunkStore, topk: int | None = None, mode: str | None = 
         search_type=mode,  # type: ignore[arg-type]
         ranker_type=ctx.ranker if mode == "hybrid" else "rrf",
         ranker_params=ranker_params,
+        feedback=ctx.bm25_feedback,
     )
