@@ -176,8 +176,9 @@ async def run_sets(
             for mode in modes:
                 ctx = mode_context(store, "judge" if mode == "judge" else "full", out / name, None)
                 ctx = replace(ctx, data_dir=str(out / name / "state" / mode))
-                if mode == "full-offline-judge":
-                    ctx = replace(ctx, local_judge="offline")
+                # The model judges in every mode but one, whatever the preset's default.
+                judge_by = "offline" if mode == "full-offline-judge" else "model"
+                ctx = replace(ctx, local_judge=judge_by)
                 outcome = await run_one(mode, question.question, ctx)
                 record = score(mode, question, outcome, dataset, store)
                 record["contains"] = contains_gold(outcome.answer, list(question.answers))
@@ -240,6 +241,8 @@ def render(
 ) -> str:
     """The BENCHMARKS.md block: one table per set, with the questions each mode answered."""
     lines: list[str] = []
+    # A question re-run after a stop (--skip) counts once: its last record wins.
+    records = list({(r["set"], r["mode"], r["id"]): r for r in records}.values())
     for name in dict.fromkeys(r["set"] for r in records):
         rows = [r for r in records if r["set"] == name]
         # Only the questions every mode answered, so that each row is over the same ones.
