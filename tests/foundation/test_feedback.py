@@ -92,6 +92,8 @@ def test_the_setting_turns_feedback_on_and_a_jieba_collection_searches_as_before
     store = _store(tmp_path / "j", CHINESE, "jieba", True)
     retriever = from_context(store, mode="sparse")
     assert retriever.feedback
+    on = from_context(_store(tmp_path / "s", ENGLISH, "standard", True), mode="sparse")
+    assert on.bm25_data("?!") == "?!"  # no term: searched as it is, no feedback search
     assert retriever.bm25_data(CHINESE_QUESTION) == store.bm25_query(
         expand_for_bm25(CHINESE_QUESTION)
     )

@@ -2,15 +2,17 @@
 
 A first BM25 search takes its best passages as if they were relevant; the terms those passages
 use most, weighted by how well each passage matched, are added to the query, and the expanded
-query is searched again. A question that names an event in other words than the passages
-about it ("踩踏事故死亡人数" against "踩踏...12人遇难") then also matches the words the top
-passages share with the rest of the evidence.
+query is searched again. A passage that tells the same story in other words than the question
+then meets it through the words it shares with the passages that matched. Where the evidence
+is spread over passages about different things (multi-hop questions), the expansion pulls
+towards the first passage's topic instead: measured, it helps one kind of corpus and hurts the
+other (README, Retrieval), so it is a setting, off by default.
 
 The model is RM3: the relevance model of Lavrenko and Croft (SIGIR 2001),
 P(t|R) = sum over feedback passages d of P(t|d) * P(d|q), interpolated with the original query
 (Abdul-Jaleel et al., "UMass at TREC 2004", the RM3 variant). P(t|d) is the term's share of
 the passage, P(d|q) the passage's BM25 score normalised over the feedback passages. The three
-numbers are the defaults of Anserini's RM3 (Lin et al., SIGIR 2016; Yang et al., "Anserini",
+numbers are the defaults of Anserini's RM3 (Yang, Fang and Lin, "Anserini", SIGIR 2017 and
 JDIQ 2018): 10 feedback passages, 10 expansion terms, original query weight 0.5; they were
 taken as published, not fitted here.
 
@@ -112,6 +114,9 @@ def feedback_query(store: ChunkStore, text: str, search_params: dict[str, Any]) 
     from treerag.retrievers.chunk_store import SPARSE, TERMS, TEXT
 
     analyzer = store.analyzer
+    query = _terms_of(analyzer, text)
+    if not query:  # nothing BM25 can match: the text goes as it is
+        return text
     field = TERMS if analyzer == "bigram" else TEXT
     res = store.client.search(
         store.name,
@@ -125,4 +130,4 @@ def feedback_query(store: ChunkStore, text: str, search_params: dict[str, Any]) 
         (_terms_of(analyzer, hit.get("entity", {}).get(field, "")), float(hit["distance"]))
         for hit in res[0]
     ]
-    return " ".join(rm3_query(_terms_of(analyzer, text), feedback))
+    return " ".join(rm3_query(query, feedback))
