@@ -13,9 +13,10 @@ same store (one passage per chunk):
 
 - naive: retrieve top-k, answer over all of it (1 call);
 - judge: the rag graph with max_depth 0 (k judges + 1 answer);
-- full: the whole rag graph (judges, follow-up sub-runs, answers);
+- full: the whole rag graph (judges, follow-up sub-runs, answers), the model judging;
 - full-offline-judge: the same graph with `local_judge=offline`: the heuristic judge picks
-  and recurses, the model only answers (the judge role measured against the model's);
+  and recurses, the model only answers (the judge role measured against the model's; what
+  the `local` preset does by default);
 - crag: the corrective-RAG loop of LangGraph's tutorial, written here: grade the k chunks one
   after another (the same judge; relevant = score 1 or 2), rewrite the question once if none
   is relevant, retrieve again, answer over the relevant chunks (or the new ones).
@@ -260,8 +261,10 @@ def render(
             "",
             f"Machine: {machine_summary()}. Model: `{model}`; top_k {base_ctx.top_k}, "
             f"max_depth {base_ctx.max_depth}; runtime {minutes:.1f} min. naive = retrieve, "
-            "answer; judge = one level of judging; full = the whole graph; crag = grade each "
-            "chunk, rewrite once if none is relevant, retrieve again, answer.",
+            "answer; judge = one level of judging; full = the whole graph, the model judging; "
+            "full-offline-judge = the whole graph, the heuristic judge deciding and the model "
+            "answering (the `local` preset's default); crag = grade each chunk, rewrite once if "
+            "none is relevant, retrieve again, answer. The model judges in judge, full and crag.",
             "",
             *lines,
         ]

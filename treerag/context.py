@@ -109,8 +109,8 @@ class Context:
     )
     local_n_ctx: int = _setting(4096, "Context window of the local model server, in tokens.")
     local_judge: LocalJudge = _setting(
-        "model",
-        "Who judges chunks when chat_model=local: model (the local LLM, one call per chunk) or offline (the heuristic judge, no call; the local LLM still answers).",
+        "offline",
+        "Who judges chunks when chat_model=local: offline (the heuristic judge, no call; the local LLM still answers) or model (the local LLM, one call per chunk).",
     )
     local_model_sha256: str = _setting(
         "",

@@ -36,6 +36,8 @@ SMALL = {
     "TREERAG_MAX_SUBQUERIES": "1",
     # Generous: on a busy CPU a first call (its prompt not yet cached) can take minutes.
     "TREERAG_LLM_TIMEOUT_S": "900",
+    # The preset judges offline; these tests prove the model's judge path on real output.
+    "TREERAG_LOCAL_JUDGE": "model",
 }
 TREERAG = [str(Path(sys.executable).parent / "treerag")]
 

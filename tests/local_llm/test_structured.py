@@ -151,7 +151,7 @@ async def test_the_local_judge_asks_a_new_follow_up_for_every_partial_chunk(give
     text = "In 1599 Aldous Brennick was given command of the Saltwren, a merchant ship."
     reply = {"score": 1, "reason": "It names his ship.", "followup_question": given, "quote": ""}
     reasoner = LocalReasoner(
-        Context(chat_model="local"), OfflineReasoner(get_embeddings(Context()))
+        Context(chat_model="local", local_judge="model"), OfflineReasoner(get_embeddings(Context()))
     )
     reasoner.model = ScriptedChatModel(judge_script=lambda q, t, x: reply)
     verdict = await reasoner.judge(question, "Aldous Brennick", text)
@@ -206,5 +206,6 @@ async def test_local_judge_offline_makes_no_call_and_caches_under_the_offline_na
     assert verdict.score in (1, 2) and verdict.reason.startswith("offline") and verdict.calls == 0
     assert reasoner.model.prompts == []
     assert reasoner.judge_name == offline.name != reasoner.name
-    model_judged = LocalReasoner(Context(chat_model="local"), offline)
+    model_judged = LocalReasoner(Context(chat_model="local", local_judge="model"), offline)
     assert model_judged.judge_name == model_judged.name
+    assert LocalReasoner(Context(chat_model="local"), offline).judge_name == offline.name
