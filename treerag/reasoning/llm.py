@@ -12,6 +12,7 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted, untrusted_title
+from treerag.reasoning.attribution import cite_unmarked
 from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict
 from treerag.reasoning.structured import (
     ANSWER_MAX_TOKENS,
@@ -111,7 +112,7 @@ class LLMReasoner:
         text = str(message.content)
         if not says_something(text):
             return await self.answer_instead(question, evidence, extra_context, text)
-        return text
+        return cite_unmarked(text, evidence)
 
     async def answer_instead(
         self, question: str, evidence: list[EvidenceItem], extra_context: str, said: str
