@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.fakes import ScriptedChatModel
-from treerag.reasoning.attribution import cite_unmarked
+from treerag.reasoning.attribution import added_marks
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.llm import LLMReasoner
 
@@ -15,35 +15,31 @@ CAPTAIN = EvidenceItem(
 )
 
 
-def test_each_sentence_cites_the_passage_it_draws_on() -> None:
+def test_the_marks_name_the_passages_the_sentences_draw_on_in_order() -> None:
     answer = (
-        "The guild that built the Saltwren was the Guild of Tidewrights. "
-        "Aldous Brennick took command in 1599. The weather was fine."
+        "Aldous Brennick took command in 1599. The weather was fine. "
+        "The guild that built the Saltwren was the Guild of Tidewrights. It was the guild."
     )
-    assert cite_unmarked(answer, [GUILD, CAPTAIN]) == (
-        "The guild that built the Saltwren was the Guild of Tidewrights. [1] "
-        "Aldous Brennick took command in 1599. [2] The weather was fine."
-    )
+    assert added_marks(answer, [GUILD, CAPTAIN]) == " [2][1]"
 
 
-def test_an_answer_that_cites_anything_is_left_as_written() -> None:
+def test_an_answer_that_cites_anything_gets_no_more() -> None:
     answer = "The Guild of Tidewrights built it [2]. Aldous Brennick commanded it."
-    assert cite_unmarked(answer, [GUILD, CAPTAIN]) == answer
+    assert added_marks(answer, [GUILD, CAPTAIN]) == ""
 
 
 def test_one_shared_word_is_not_support() -> None:
-    assert cite_unmarked("The Saltwren sank.", [GUILD]) == "The Saltwren sank."
-    assert cite_unmarked("Nothing was found.", []) == "Nothing was found."
+    assert added_marks("The Saltwren sank.", [GUILD]) == ""
+    assert added_marks("Nothing was found.", []) == ""
 
 
 def test_chinese_sentences_and_decimals() -> None:
     item = EvidenceItem(1, "c", "香港经济", "hk.md", "2021年香港GDP增长了6.4%，为近十年最高。", 2)
-    assert cite_unmarked("2021年香港GDP增长了6.4%。天气很好。", [item]) == (
-        "2021年香港GDP增长了6.4%[1]。天气很好。"
-    )
+    assert added_marks("2021年香港GDP增长了6.4%。", [item]) == " [1]"
+    assert added_marks("天气很好。", [item]) == ""
 
 
-async def test_the_llm_answer_gets_marks_and_so_citations() -> None:
+async def test_the_llm_answer_gets_the_marks() -> None:
     model = ScriptedChatModel(answer_text="The Guild of Tidewrights built the Saltwren.")
     answer = await LLMReasoner(model, 30.0, 0).answer("Who built the Saltwren?", [GUILD], "")
     assert answer == "The Guild of Tidewrights built the Saltwren. [1]"

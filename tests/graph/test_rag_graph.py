@@ -226,6 +226,22 @@ async def test_answer_prompt_holds_evidence_and_sub_answers(make_ctx):
     assert result["citations"][0]["n"] == 1 and result["citations"][0]["chunk_id"]
 
 
+async def test_an_answer_without_marks_gets_them_and_streams_them(make_ctx):
+    model = ScriptedChatModel(
+        judge_script=lambda q, t, x: verdict(2), answer_text="Orla Venn was born in Marrowgate."
+    )
+    tokens: list[str] = []
+    result = await ask(
+        "Where was Orla Venn born?",
+        make_ctx(model, max_depth=0, top_k=3),
+        on_token=lambda t, m: tokens.append(t),
+    )
+    assert result["answer"].startswith("Orla Venn was born in Marrowgate. [")
+    assert "".join(tokens) == result["answer"]  # the added marks streamed after the answer
+    cited = {c["chunk_id"] for c in result["citations"]}
+    assert cited and cited <= {e["chunk_id"] for e in result["evidence"]}
+
+
 async def test_a_sub_run_that_found_nothing_adds_no_answer_text_to_the_parent_prompt(make_ctx):
     def script(question, title, text):
         if question.startswith("Which passage"):

@@ -12,8 +12,9 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted, untrusted_title
-from treerag.reasoning.attribution import cite_unmarked
+from treerag.reasoning.attribution import added_marks
 from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict
+from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.structured import (
     ANSWER_MAX_TOKENS,
     CONDENSE_MAX_TOKENS,
@@ -112,7 +113,10 @@ class LLMReasoner:
         text = str(message.content)
         if not says_something(text):
             return await self.answer_instead(question, evidence, extra_context, text)
-        return cite_unmarked(text, evidence)
+        marks = added_marks(text, evidence)
+        if marks:  # streamed after the answer, like its own tokens
+            await TextStreamModel().ainvoke([HumanMessage(content=marks)])
+        return text + marks
 
     async def answer_instead(
         self, question: str, evidence: list[EvidenceItem], extra_context: str, said: str
