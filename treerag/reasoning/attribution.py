@@ -16,16 +16,11 @@ import re
 from collections.abc import Sequence
 
 from treerag.reasoning.base import EvidenceItem
+from treerag.reasoning.text import sentences
 
 MIN_SHARED = 2
 MIN_SHARE = 1 / 3
 _MARK = re.compile(r"\[\d+\]")
-# A sentence ends at . ! ? before a space or the end (not inside "6.4"), or at 。！？.
-_SENTENCE = re.compile(r".*?(?:[.!?]+(?=\s|$)|[。！？]+|$)\s*", re.S)
-
-
-def _sentences(text: str) -> list[str]:
-    return [s for s in _SENTENCE.findall(text) if s]
 
 
 def added_marks(answer: str, evidence: Sequence[EvidenceItem]) -> str:
@@ -44,7 +39,7 @@ def added_marks(answer: str, evidence: Sequence[EvidenceItem]) -> str:
         for item in evidence
     ]
     cited: list[int] = []
-    for sentence in _sentences(answer):
+    for sentence in sentences(answer):
         words = terms(sentence)
         n, shared = max(((n, len(words & have)) for n, have in passages), key=lambda p: p[1])
         if words and shared >= MIN_SHARED and shared / len(words) >= MIN_SHARE and n not in cited:
