@@ -16,21 +16,21 @@ HYBRID_FEEDBACK = "hybrid auto + RM3 feedback (opt-in)"
 
 def feedback_rankings(
     questions: list[str],
-    texts: list[str],
+    terms: list[list[str]],
     tokenize: Callable[[str], list[str]],
     bm25,
     depth: int,
 ) -> list[list[int]]:
     """Each question's top `depth` passages: a first search, RM3 expansion, a second search.
 
-    A weighted query is scored as the weighted sum of its terms' BM25 scores, which is what
-    Milvus does with a term repeated in the query text.
+    `terms` are the passages' tokens as `bm25` indexed them. A weighted query is scored as
+    the weighted sum of its terms' BM25 scores, which is what Milvus does with a term
+    repeated in the query text.
     """
-    terms = [tokenize(t) for t in texts]
     per_term: dict[str, np.ndarray] = {}
 
     def scores(counts: Counter[str]) -> np.ndarray:
-        total = np.zeros(len(texts))
+        total = np.zeros(len(terms))
         for term, n in counts.items():
             if term not in per_term:
                 per_term[term] = bm25.get_scores([term])

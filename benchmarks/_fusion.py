@@ -93,8 +93,9 @@ def brute_force(
     import bm25s
 
     tok = _tokenizer(data.name.startswith("rgb"))
+    corpus = [tok(t) for t in data.texts]
     bm25 = bm25s.BM25()
-    bm25.index([tok(t) for t in data.texts], show_progress=False)
+    bm25.index(corpus, show_progress=False)
     qvecs = query_vectors(name, data.questions)
     info = {"embedding": name, "chunk_languages": True}
     out: dict[str, list[list[str]]] = {side: [] for side in SIDES}
@@ -121,7 +122,7 @@ def brute_force(
             auto = _rrf([allowed, sparse]) if allowed else sparse
         for side, ranking in zip(SIDES, (dense, sparse, _rrf([dense, sparse]), auto), strict=True):
             out[side].append([data.ids[i] for i in ranking[: max(KS)]])
-    feedback = feedback_rankings(data.questions, data.texts, tok, bm25, max(KS))
+    feedback = feedback_rankings(data.questions, corpus, tok, bm25, max(KS))
     out[FEEDBACK] = [[data.ids[i] for i in ranking] for ranking in feedback]
     recalls = {side: _mean_recalls(data, rankings) for side, rankings in out.items()}
     return recalls, lists
