@@ -197,3 +197,26 @@ def test_keyboard_only_upload_and_drag_and_drop(browser, web_server, files):
         _wait_uploaded(page)
         expect(page.locator("#docs-list tr", has_text=GOOD_NAME)).to_have_count(1)
         _delete(page, GOOD_NAME)
+
+
+def test_a_delete_armed_while_the_list_reloads_stays_armed(browser, web_server):
+    """Reopening the dialog reloads the list; a Delete clicked meanwhile is not lost."""
+    from playwright.sync_api import expect
+
+    with open_page(browser, web_server) as page:
+        page.click("#open-docs")
+        first = page.locator("#docs-list tr .delete").first
+        expect(first).to_be_visible(timeout=60_000)
+        page.click("#close-docs")
+        held: list[Any] = []
+        page.route("**/ui/api/docs", lambda route: held.append(route))
+        page.click("#open-docs")  # the old rows show while the reload is held
+        first.click()
+        expect(first).to_have_text("Really delete?")
+        assert held, "the dialog did not reload its list"
+        old = first.element_handle()
+        with page.expect_response("**/ui/api/docs"):
+            held[0].continue_()
+        page.unroute("**/ui/api/docs")
+        page.wait_for_function("(old) => !old.isConnected", arg=old)  # the rows were replaced
+        expect(page.locator("#docs-list tr .delete").first).to_have_text("Really delete?")

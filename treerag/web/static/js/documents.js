@@ -74,9 +74,15 @@ export class Documents {
       this.say(`cannot list the documents: ${err.message}`, "error");
       return;
     }
+    // A delete armed on a row about to be replaced stays armed on its new row.
+    const armed = new Set([...this.table.querySelectorAll("tr")].filter((tr) => tr.querySelector(".delete.confirm")).map((tr) => tr.dataset.source));
     clear(this.table);
     const docs = data.documents || [];
-    for (const doc of docs) this.table.appendChild(this.row(doc));
+    for (const doc of docs) {
+      const row = this.row(doc);
+      if (armed.has(doc.source)) this.arm(row.querySelector(".delete"));
+      this.table.appendChild(row);
+    }
     if (!docs.length) this.table.appendChild(el("tr", { cls: "hint" }, [el("td", { text: "No documents yet: upload some.", attrs: { colspan: 4 } })]));
     $("docs-count").textContent = `${docs.length} document${docs.length === 1 ? "" : "s"}, ${docs.reduce((n, d) => n + (d.chunks || 0), 0)} chunks`;
     this.showStale(data.stale || {});
@@ -107,14 +113,18 @@ export class Documents {
     ]);
   }
 
+  arm(button) {
+    button.classList.add("confirm");
+    button.textContent = "Really delete?";
+    setTimeout(() => {
+      button.classList.remove("confirm");
+      button.textContent = "Delete";
+    }, 4000);
+  }
+
   async confirmDelete(button, source) {
     if (!button.classList.contains("confirm")) {
-      button.classList.add("confirm");
-      button.textContent = "Really delete?";
-      setTimeout(() => {
-        button.classList.remove("confirm");
-        button.textContent = "Delete";
-      }, 4000);
+      this.arm(button);
       return;
     }
     button.disabled = true;
