@@ -679,8 +679,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="",
         help="instead, measure language-aware fusion for comma-separated embedder:set runs, "
         "set = rgb | rgbN (every N-th rgb_zh_300 question with its pool) | hotpot, e.g. "
-        "minilm:rgb,minilm:hotpot,use-m3:rgb10, or 'whole' for minilm and use-m3 on both "
-        "whole sets (section 'retrieval-fusion')",
+        "minilm:rgb,minilm:hotpot,use-m3:rgb10, or 'whole' for each embedder on both "
+        "whole sets, MiniLM on Chinese aside (section 'retrieval-fusion')",
     )
     parser.add_argument(
         "--brute-only",

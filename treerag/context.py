@@ -117,8 +117,8 @@ class Context:
         "Expected sha256 of the GGUF file given as local:<path.gguf>; empty = not checked (the bundled weights are always checked).",
     )
     embedding_model: str = _setting(
-        "minilm",
-        "Embeddings: offline 'minilm' (all-MiniLM-L6-v2, English), 'use-m3' (multilingual USE v3) or 'e5-small' (multilingual-e5-small), or 'openai:<model>'.",
+        "auto",
+        "Embeddings: 'auto' (a new collection of English documents gets minilm, one with Chinese or other languages e5-small, or use-m3 where e5-small is not installed; an existing collection keeps the one it recorded), offline 'minilm' (all-MiniLM-L6-v2, English), 'use-m3' (multilingual USE v3) or 'e5-small' (multilingual-e5-small), or 'openai:<model>'.",
     )
     embedding_base_url: str = _setting(
         "", "Base URL of the embedding endpoint; empty = chat_base_url, then OPENAI_BASE_URL."

@@ -7,6 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from treerag.context import Context, SettingsError
+from treerag.embedder_choice import AUTO, ENGLISH_DEFAULT, resolve_embedder
 
 if TYPE_CHECKING:
     # Type names only: importing langchain_core.language_models pulls in the tracers and
@@ -69,7 +70,7 @@ def check_model_settings(ctx: Context) -> None:
             )
         if provider not in ("registered", "local"):  # the local server needs no key
             _require_key("TREERAG_CHAT_MODEL")
-    if ctx.embedding_model not in OFFLINE_EMBEDDERS:
+    if ctx.embedding_model not in (*OFFLINE_EMBEDDERS, AUTO):
         split_model_string(ctx.embedding_model, "TREERAG_EMBEDDING_MODEL")
         _require_key("TREERAG_EMBEDDING_MODEL")
 
@@ -147,12 +148,29 @@ def _local_chat_model(ctx: Context, spec: str) -> BaseChatModel:
 
 
 def get_embeddings(ctx: Context) -> Embeddings:
-    """Build the configured embeddings; the default runs offline (all-MiniLM-L6-v2 on ONNX)."""
+    """Build the embeddings the settings mean for their collection (all offline by default).
+
+    With `auto` (the default) that is the embedder the collection recorded, `minilm` before
+    one exists (`treerag.embedder_choice`).
+    """
     return _cached_embeddings(
-        ctx.embedding_model,
+        resolve_embedder(ctx),
         ctx.embedding_base_url or ctx.chat_base_url,
         ctx.embedding_dimensions,
     )
+
+
+def similarity_embeddings(ctx: Context) -> Embeddings:
+    """The embeddings of the offline judge's and the knowledge graph's cosines.
+
+    Their thresholds (the judge's similarity cut-offs, the graph's path scores) were fitted
+    on all-MiniLM-L6-v2's similarities; e5-small's are compressed (unrelated text scores
+    about 0.8), so with `auto` they keep MiniLM whatever the collection's dense side uses.
+    An explicit `TREERAG_EMBEDDING_MODEL` serves both, as it always has.
+    """
+    if ctx.embedding_model != AUTO:
+        return get_embeddings(ctx)
+    return _cached_embeddings(ENGLISH_DEFAULT, "", 0)
 
 
 @lru_cache(maxsize=8)
@@ -185,8 +203,8 @@ def _cached_embeddings(name: str, base_url: str, dimensions: int) -> Embeddings:
 
 
 def get_default_embeddings() -> Embeddings:
-    """Return the embeddings configured by the environment (or the offline default)."""
-    return get_embeddings(Context())
+    """The graph's embeddings as the environment configures them (`similarity_embeddings`)."""
+    return similarity_embeddings(Context())
 
 
 def embedding_dimension(embeddings: Embeddings) -> int:

@@ -31,7 +31,10 @@ pytestmark = pytest.mark.slow
 # offline tree recurses to depth 2 (a sub-tree the page collapses).
 # Three hops on the sample corpus (Hall of the Accord -> the guild that glazed it -> its seat):
 # the offline tree reaches depth 2 on it, the same tree every time.
-MULTI_HOP = "Where does the guild that glazed the windows of the Hall of the Accord have its seat?"
+# Three hops over the sample corpus: its offline tree reaches depth 2 (a collapsed sub-tree).
+MULTI_HOP = (
+    "Where was the founder of the guild that glazed the windows of the Hall of the Accord born?"
+)
 SCORE_1_RGB = "rgb(178, 106, 0)"  # --s1 in style.css
 MARKUP_QUESTION = "What notice did the lamplighter Ysolde Marrick post in Velmora?"
 MARKUP_SCRIPT = "<script>window.__pwned = 1</script>"

@@ -40,6 +40,7 @@ def _check(name: str, fn: Callable[[], str]) -> tuple[str, bool, str]:
 
 def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOption) -> None:
     """Check the data directory, Milvus, the embedding model and the chat model."""
+    from treerag.embedder_choice import AUTO, resolve_embedder
     from treerag.models import get_chat_model, get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
 
@@ -55,7 +56,10 @@ def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOp
 
     def embeddings() -> str:
         vec = get_embeddings(ctx).embed_query("doctor")
-        return f"{ctx.embedding_model} loads, {len(vec)}-d"
+        name = resolve_embedder(ctx)
+        if ctx.embedding_model == AUTO:
+            name += " (auto: the collection's, minilm until it exists)"
+        return f"{name} loads, {len(vec)}-d"
 
     def milvus() -> str:
         store = ChunkStore(ctx, None)

@@ -145,6 +145,8 @@ def _run_with_progress(work: Any, dataset: Any, store: Any, out: Path, depth: in
 
 
 def _meta(dataset: Any, store: Any, work: Any, depth: int | None) -> dict[str, Any]:
+    from treerag.embedder_choice import resolve_embedder
+
     ctx = store.ctx
     return {
         "questions": f"`{dataset.questions_path}` ({dataset.format}, {len(work.questions)} "
@@ -154,7 +156,7 @@ def _meta(dataset: Any, store: Any, work: Any, depth: int | None) -> dict[str, A
         "reasoner": "offline (extractive)" if ctx.offline else ctx.chat_model,
         "retrieval": f"{ctx.search_mode}, top_k {ctx.top_k}",
         "full mode max_depth": depth if depth is not None else ctx.max_depth,
-        "embeddings": ctx.embedding_model,
+        "embeddings": resolve_embedder(ctx),
     }
 
 

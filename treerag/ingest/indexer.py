@@ -5,10 +5,11 @@ from __future__ import annotations
 import hashlib
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from treerag.context import Context
+from treerag.embedder_choice import AUTO, choose_for_texts
 from treerag.ingest.loaders import JsonFields, LoadError, discover, load, unsupported_reason
 from treerag.ingest.splitting import split_sections
 from treerag.models import embedding_dimension, get_embeddings
@@ -119,6 +120,7 @@ def ingest(
     """
     unsupported: list[Path] = []
     files = discover([Path(p) for p in paths], include, exclude, unsupported)
+    choose = embeddings is None and ctx.embedding_model == AUTO
     embeddings = embeddings or get_embeddings(ctx)
     store = ChunkStore(ctx, embeddings)
     report = IngestReport()
@@ -128,7 +130,7 @@ def ingest(
     existing_by_file: dict[str, set[str]] = {}
     for source, ids in existing.items():
         existing_by_file.setdefault(_file_of(source), set()).update(ids)
-    writer = _Writer(store, embeddings, progress)
+    writer = _Writer(store, embeddings, progress, choose_embedder=choose, notify=notify)
     dedup = _Duplicates(store)
     pruned: list[str] = []
     try:
@@ -216,8 +218,18 @@ def text_hash(texts: Iterable[str]) -> str:
 class _Writer:
     """Embeds and writes chunks in batches; deletes stale ids after the writes before them."""
 
-    def __init__(self, store: ChunkStore, embeddings, progress: Progress | None):
+    def __init__(
+        self,
+        store: ChunkStore,
+        embeddings,
+        progress: Progress | None,
+        choose_embedder: bool = False,
+        notify: Callable[[str], None] | None = None,
+    ):
         self.store, self.embeddings, self.progress = store, embeddings, progress
+        self.choose_embedder = choose_embedder
+        """Pick a new collection's embedder from its first chunks (setting `auto`)."""
+        self.notify = notify
         self.pending: list[Chunk] = []
         self.stale: list[str] = []
         self.samples: list[str] = []
@@ -239,8 +251,22 @@ class _Writer:
             self._open()
 
     def _open(self) -> None:
+        if self.choose_embedder and not self.store.exists():
+            self._choose_embedder()
         self.store.ensure(embedding_dimension(self.embeddings), self.samples)
         self.ready = True
+
+    def _choose_embedder(self) -> None:
+        name = choose_for_texts(self.samples)
+        if name == self.store.embedding_name:
+            return
+        self.embeddings = get_embeddings(replace(self.store.ctx, embedding_model=name))
+        self.store.embeddings, self.store.embedding_name = self.embeddings, name
+        if self.notify:
+            self.notify(
+                f"new collection of documents that are not all English: embedding with {name} "
+                "(multilingual; set TREERAG_EMBEDDING_MODEL to choose another)"
+            )
 
     def add(self, chunks: list[Chunk]) -> None:
         self.pending.extend(chunks)

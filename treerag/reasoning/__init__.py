@@ -25,11 +25,11 @@ def get_reasoner(ctx: Context) -> Reasoner:
 
 
 def _offline_reasoner(ctx: Context) -> Reasoner:
-    from treerag.models import get_embeddings
+    from treerag.models import similarity_embeddings
     from treerag.reasoning.offline import OfflineReasoner
 
     # One instance per embedder, so its embedding memo serves every judge of a tree.
-    embeddings = get_embeddings(ctx)
+    embeddings = similarity_embeddings(ctx)
     if id(embeddings) not in _offline:
         _offline[id(embeddings)] = OfflineReasoner(embeddings)
     return _offline[id(embeddings)]

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from treerag.context import Context
+from treerag.embedder_choice import resolve_embedder
 from treerag.retrievers.analyzers import ANALYZERS, SERVER_ANALYZERS, pick_analyzer
 from treerag.retrievers.errors import EmptyStoreError, StoreError
 from treerag.retrievers.language import has_ideographs
@@ -42,6 +43,21 @@ SCALAR_FIELDS = ["text", "source", "title", "chunk_index", "content_hash", "meta
 MAX_TEXT_BYTES = 65_535
 
 
+def _recorded(client: Any, name: str) -> dict[str, Any]:
+    props = client.describe_collection(name).get("properties") or {}
+    try:
+        return json.loads(props.get(INFO_PROPERTY, "{}"))
+    except json.JSONDecodeError:
+        return {}
+
+
+def recorded_settings(ctx: Context) -> dict[str, Any]:
+    """The settings the context's collection recorded ({} while it does not exist)."""
+    client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
+    name = tenant_collection(ctx.collection, ctx.tenant)
+    return _recorded(client, name) if client.has_collection(name) else {}
+
+
 @dataclass
 class Chunk:
     """One chunk ready to be written: id, text and metadata (without vectors)."""
@@ -68,7 +84,8 @@ class ChunkStore:
         """Open (not create) the collection named by the context."""
         self.ctx = ctx
         self.embeddings = embeddings
-        self.embedding_name = embedding_name or ctx.embedding_model
+        self.embedding_name = embedding_name or resolve_embedder(ctx)
+        """The embedder the collection records (or will record when `ensure` creates it)."""
         # Each tenant's chunks live in a collection of their own, so no search, count or
         # delete can reach another tenant's rows whatever filter a caller passes (or forgets).
         self.name = tenant_collection(ctx.collection, ctx.tenant)
@@ -86,11 +103,7 @@ class ChunkStore:
 
     def info(self) -> dict[str, Any]:
         """The settings recorded when the collection was created."""
-        props = self.client.describe_collection(self.name).get("properties") or {}
-        try:
-            return json.loads(props.get(INFO_PROPERTY, "{}"))
-        except json.JSONDecodeError:
-            return {}
+        return _recorded(self.client, self.name)
 
     def ensure(self, dimension: int, sample_texts: Sequence[str] = ()) -> None:
         """Create the collection if missing; check the embedder matches if present."""

@@ -27,7 +27,7 @@ def embedder_id(embeddings: Any) -> str:
 def load_world(ctx: Context) -> Any | None:
     """Load the data directory's graph (cached until its file changes); None if there is none."""
     from treerag.knowledge_graph import World, embed_from_documents
-    from treerag.models import get_embeddings
+    from treerag.models import similarity_embeddings
 
     directory = graph_dir(ctx)
     path = directory / WORLD_FILE
@@ -39,7 +39,7 @@ def load_world(ctx: Context) -> Any | None:
         cached = _worlds.get(key)
         if cached and cached[0] == mtime:
             return cached[1]
-        embeddings = get_embeddings(ctx)
+        embeddings = similarity_embeddings(ctx)
         world = World.load(
             directory, embed_from_documents(embeddings), embed_id=embedder_id(embeddings)
         )
@@ -86,11 +86,11 @@ def build_from_collection(ctx: Context, extractor: Any) -> Any:
         embed_from_documents,
         world_communities,
     )
-    from treerag.models import get_embeddings
+    from treerag.models import get_embeddings, similarity_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
 
-    embeddings = get_embeddings(ctx)
-    store = ChunkStore(ctx, embeddings)
+    embeddings = similarity_embeddings(ctx)
+    store = ChunkStore(ctx, get_embeddings(ctx))
     store.require_data()
     units = [TextUnit(id=r["id"], text=r["text"], title=r["title"]) for r in store.all_rows()]
     world = load_world(ctx) or World(
