@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from treerag.retrievers.language import language_of
 
@@ -41,15 +41,18 @@ def choose_for_texts(samples: Iterable[str]) -> str:
     return multilingual_default() if multilingual else ENGLISH_DEFAULT
 
 
-def resolve_embedder(ctx: Context) -> str:
+def resolve_embedder(ctx: Context, recorded: dict[str, Any] | None = None) -> str:
     """The embedder the settings mean for their collection (tenant included).
 
     An explicit `TREERAG_EMBEDDING_MODEL` is returned as it is; with `auto`, the embedder the
     collection recorded, or `minilm` while there is no collection yet (ingest chooses from
-    the documents when it creates one: `treerag.ingest.indexer`).
+    the documents when it creates one: `treerag.ingest.indexer`). `recorded` is the
+    collection's record when the caller has already read it.
     """
     if ctx.embedding_model != AUTO:
         return ctx.embedding_model
-    from treerag.retrievers.chunk_store import recorded_settings
+    if recorded is None:
+        from treerag.retrievers.chunk_store import recorded_settings
 
-    return str(recorded_settings(ctx).get("embedding") or ENGLISH_DEFAULT)
+        recorded = recorded_settings(ctx)
+    return str(recorded.get("embedding") or ENGLISH_DEFAULT)

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from treerag.context import Context
-from treerag.embedder_choice import resolve_embedder
+from treerag.embedder_choice import AUTO, resolve_embedder
 from treerag.retrievers.analyzers import ANALYZERS, SERVER_ANALYZERS, pick_analyzer
 from treerag.retrievers.errors import EmptyStoreError, StoreError
 from treerag.retrievers.language import has_ideographs
@@ -84,8 +84,9 @@ class ChunkStore:
         """Open (not create) the collection named by the context."""
         self.ctx = ctx
         self.embeddings = embeddings
-        self.embedding_name = embedding_name or resolve_embedder(ctx)
-        """The embedder the collection records (or will record when `ensure` creates it)."""
+        self._embedding_name = embedding_name or (
+            None if ctx.embedding_model == AUTO else ctx.embedding_model
+        )
         # Each tenant's chunks live in a collection of their own, so no search, count or
         # delete can reach another tenant's rows whatever filter a caller passes (or forgets).
         self.name = tenant_collection(ctx.collection, ctx.tenant)
@@ -100,6 +101,21 @@ class ChunkStore:
     def exists(self) -> bool:
         """Whether the collection exists."""
         return bool(self.client.has_collection(self.name))
+
+    @property
+    def embedding_name(self) -> str:
+        """The embedder the collection records (or will record when `ensure` creates it).
+
+        With `auto` it is read from the collection on first need (`check_embedder` reads the
+        record anyway), so opening a store costs no lookup of its own.
+        """
+        if self._embedding_name is None:
+            self._embedding_name = resolve_embedder(self.ctx, self.info() if self.exists() else {})
+        return self._embedding_name
+
+    @embedding_name.setter
+    def embedding_name(self, name: str) -> None:
+        self._embedding_name = name
 
     def info(self) -> dict[str, Any]:
         """The settings recorded when the collection was created."""
@@ -206,6 +222,8 @@ class ChunkStore:
         if self._embedder_checked:
             return
         self.recorded = self.info()
+        if self._embedding_name is None:  # `auto`: the record just read names it
+            self._embedding_name = resolve_embedder(self.ctx, self.recorded)
         built_with = self.recorded.get("embedding")
         if built_with and built_with != self.embedding_name:
             raise StoreError(
