@@ -2,7 +2,7 @@
 // (the thread's `title` metadata), delete; failed turns marked; a new chat listed at once.
 // In a tenant that shares threads, teammates' chats are listed too, marked and read-only.
 import { fetchJSON } from "./api.js";
-import { $, clear, el, shorten, textEl } from "./dom.js";
+import { $, armConfirm, clear, el, shorten, textEl } from "./dom.js";
 
 const TITLE_CHARS = 48;
 
@@ -205,12 +205,7 @@ export class Conversations {
   // Delete asks once more in place: the button turns into a confirmation for a few seconds.
   async confirmDelete(li, button, threadId) {
     if (!button.classList.contains("confirm")) {
-      button.classList.add("confirm");
-      button.textContent = "delete?";
-      setTimeout(() => {
-        button.classList.remove("confirm");
-        button.textContent = "✕";
-      }, 4000);
+      armConfirm(button, "delete?", "✕");
       return;
     }
     if (this.isBusy() && threadId === this.active) return;

@@ -2,7 +2,7 @@
 // progress per file and per chunk batch (the server's NDJSON stream), skipped files with
 // their reason, delete, and a rebuild of stores a delete left stale.
 import { authedFetch, errorDetail, fetchJSON, forgetChunks, readNDJSON } from "./api.js";
-import { $, basename, clear, el, humanSize, setStatus } from "./dom.js";
+import { $, armConfirm, basename, clear, el, humanSize, setStatus } from "./dom.js";
 
 export const ACCEPT = [".txt", ".md", ".markdown", ".pdf", ".json", ".jsonl"];
 const STORE_NAMES = { keyword_tree: "keyword tree", knowledge_graph: "knowledge graph" };
@@ -114,12 +114,7 @@ export class Documents {
   }
 
   arm(button) {
-    button.classList.add("confirm");
-    button.textContent = "Really delete?";
-    setTimeout(() => {
-      button.classList.remove("confirm");
-      button.textContent = "Delete";
-    }, 4000);
+    armConfirm(button, "Really delete?", "Delete");
   }
 
   async confirmDelete(button, source) {

@@ -93,3 +93,14 @@ export function humanSize(bytes) {
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
+
+// A destructive button asks once more in place: it shows `asking` for a few seconds, then
+// goes back to `idle`; a second click while it asks is the confirmation.
+export function armConfirm(button, asking, idle, ms = 4000) {
+  button.classList.add("confirm");
+  button.textContent = asking;
+  setTimeout(() => {
+    button.classList.remove("confirm");
+    button.textContent = idle;
+  }, ms);
+}
