@@ -27,6 +27,34 @@ def make_html(path: Path) -> Path:
     return path
 
 
+def test_inline_html_tags_stay_in_their_sentence_and_blocks_break_lines(tmp_path: Path) -> None:
+    page = tmp_path / "dunsorrow.html"
+    page.write_text(
+        "<html><body><h1>Dunsorrow <small>(village)</small></h1>"
+        "<p>Its best-known product is <b>blackcurrant\n   cheese</b>. See <a href='m'>the "
+        "<em>market</em> page</a>, <span>sold</span> as <i>Dun</i><code>Sorrow</code> "
+        "<strong>Blue</strong>; H<sub>2</sub>O, x<sup>2</sup>, <mark>m</mark> <abbr>abbr</abbr>"
+        "<!-- not shown --></p><ul><li>first</li><li>second <i>item</i></li></ul>"
+        "<div>one<br>two</div><table><tr><td>cell a</td><td>cell b</td></tr></table>"
+        "<pre>kept   as\nwritten</pre></body></html>",
+        encoding="utf-8",
+    )
+    lines = load(page)[0].text.splitlines()
+    assert lines == [
+        "Dunsorrow (village)",
+        "Its best-known product is blackcurrant cheese. See the market page, sold as "
+        "DunSorrow Blue; H2O, x2, m abbr",
+        "first",
+        "second item",
+        "one",
+        "two",
+        "cell a",
+        "cell b",
+        "kept   as",
+        "written",
+    ]
+
+
 def make_docx(path: Path) -> Path:
     import docx
 

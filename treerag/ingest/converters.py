@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 from typing import Any
 
@@ -21,17 +22,39 @@ Pieces = tuple[str, list[tuple[str, dict[str, Any]]]]
 
 # Table rows become lines of cells joined by " | ", the way a person would type a table.
 CELL_SEPARATOR = " | "
+_SPACES = re.compile(r"\s+")
+
+
+# Elements a browser lays out as blocks (or line breaks): their text starts and ends a line.
+# Every other element (b, i, em, strong, a, span, code, sup, sub, small, mark, abbr, custom
+# tags…) is inline, and its text joins the words around it, as on the page.
+HTML_BLOCKS = frozenset(
+    "address article aside blockquote body br caption center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 header hgroup hr "
+    "html iframe legend li main menu nav ol optgroup option p pre section summary table tbody "
+    "td tfoot th thead title tr ul".split()
+)
 
 
 def html(path: Path, text: str) -> Pieces:
-    """Visible text of an HTML page (scripts, styles and markup removed), and its <title>."""
-    from bs4 import BeautifulSoup
+    """Visible text of an HTML page (scripts, styles and markup removed), and its <title>.
+
+    Block elements break lines; inline ones (<b>, <a>, <span>…) stay inside their sentence.
+    Runs of white space collapse to one space, as a browser shows them, except in <pre>.
+    """
+    from bs4 import BeautifulSoup, CData, NavigableString
 
     soup = BeautifulSoup(text, "html.parser")  # the standard library's parser: no lxml needed
     title = soup.title.get_text(" ", strip=True) if soup.title else ""
     for hidden in soup(["head", "script", "style", "noscript", "template"]):
         hidden.decompose()
-    lines = (line.strip() for line in soup.get_text("\n").splitlines())
+    for string in soup.find_all(string=True):
+        if type(string) in (NavigableString, CData) and string.find_parent("pre") is None:
+            string.replace_with(type(string)(_SPACES.sub(" ", string)))
+    for tag in soup.find_all(HTML_BLOCKS):
+        tag.insert_before("\n")
+        tag.insert_after("\n")
+    lines = (line.strip() for line in soup.get_text().splitlines())
     return title or path.stem, [("\n".join(line for line in lines if line), {})]
 
 
