@@ -10,7 +10,13 @@ from typing import Any
 
 from treerag.context import Context
 from treerag.embedder_choice import AUTO, resolve_embedder
-from treerag.retrievers.analyzers import ANALYZERS, SERVER_ANALYZERS, pick_analyzer
+from treerag.retrievers.analyzers import (
+    ANALYZERS,
+    SERVER_ANALYZERS,
+    STOP_WORDS,
+    pick_analyzer,
+    stop_words_of,
+)
 from treerag.retrievers.errors import EmptyStoreError, StoreError
 from treerag.retrievers.language import has_ideographs
 from treerag.retrievers.milvus_client import LITE_GRPC_OPTIONS, milvus_client
@@ -96,6 +102,7 @@ class ChunkStore:
         self.recorded: dict[str, Any] = {}
         """The collection's recorded settings, read by `check_embedder` before a search."""
         self._analyzer: str | None = None
+        self._stop_words: frozenset[str] | None = None
 
     # -- collection ----------------------------------------------------------------------
     def exists(self) -> bool:
@@ -131,6 +138,8 @@ class ChunkStore:
 
         analyzer = pick_analyzer(self.ctx.analyzer, sample_texts)
         info = {"embedding": self.embedding_name, "dimension": dimension, "analyzer": analyzer}
+        # Its analyzer drops English stop words (collections created before keep theirs).
+        info["stop_words"] = STOP_WORDS
         # Chunks written from now on carry meta["lang"]: language-aware fusion may filter on it.
         info["chunk_languages"] = True
         schema = self.client.create_schema(auto_id=False)
@@ -173,14 +182,27 @@ class ChunkStore:
         )
         _loaded.add(self._key)
         self._analyzer = analyzer
+        self._stop_words = stop_words_of(info)
         log.info("created collection %s (%s)", self.name, info)
 
     @property
     def analyzer(self) -> str:
         """The collection's BM25 analyzer (`jieba` for collections that recorded none)."""
         if self._analyzer is None:
-            self._analyzer = str(self.info().get("analyzer", "jieba"))
-        return self._analyzer
+            self._read_analyzer()
+        return str(self._analyzer)
+
+    @property
+    def stop_words(self) -> frozenset[str]:
+        """The English stop words the collection's BM25 analyzer drops (none if created before)."""
+        if self._stop_words is None:
+            self._read_analyzer()
+        return self._stop_words or frozenset()
+
+    def _read_analyzer(self) -> None:
+        info = self.info()
+        self._analyzer = str(info.get("analyzer", "jieba"))
+        self._stop_words = stop_words_of(info)
 
     def bm25_query(self, text: str) -> str:
         """What a BM25 search sends: the text, or its terms in a `bigram` collection.
@@ -260,6 +282,7 @@ class ChunkStore:
             self.client.drop_collection(self.name)
         _loaded.discard(self._key)
         self._analyzer = None
+        self._stop_words = None
 
     # -- rows ----------------------------------------------------------------------------
     def count(self) -> int:

@@ -96,9 +96,10 @@ def rm3_query(
 _WORD = re.compile(r"\w+")
 
 
-def _terms_of(analyzer: str, text: str) -> list[str]:
+def _terms_of(analyzer: str, text: str, stop_words: frozenset[str] = frozenset()) -> list[str]:
     """A text's BM25 terms as the collection's analyzer cuts them (bigram or standard)."""
-    return text.split() if analyzer == "bigram" else _WORD.findall(text.lower())
+    terms = text.split() if analyzer == "bigram" else _WORD.findall(text.lower())
+    return [t for t in terms if t not in stop_words] if stop_words else terms
 
 
 def supports(analyzer: str) -> bool:
@@ -113,8 +114,8 @@ def feedback_query(store: ChunkStore, text: str, search_params: dict[str, Any]) 
     """The RM3 expansion of a BM25 query text (`ChunkStore.bm25_query`), after one first search."""
     from treerag.retrievers.chunk_store import SPARSE, TERMS, TEXT
 
-    analyzer = store.analyzer
-    query = _terms_of(analyzer, text)
+    analyzer, stop_words = store.analyzer, store.stop_words
+    query = _terms_of(analyzer, text, stop_words)
     if not query:  # nothing BM25 can match: the text goes as it is
         return text
     field = TERMS if analyzer == "bigram" else TEXT
@@ -127,7 +128,10 @@ def feedback_query(store: ChunkStore, text: str, search_params: dict[str, Any]) 
         output_fields=[field],
     )
     feedback = [
-        (_terms_of(analyzer, hit.get("entity", {}).get(field, "")), float(hit["distance"]))
+        (
+            _terms_of(analyzer, hit.get("entity", {}).get(field, ""), stop_words),
+            float(hit["distance"]),
+        )
         for hit in res[0]
     ]
     return " ".join(rm3_query(query, feedback))
