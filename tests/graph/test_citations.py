@@ -78,3 +78,59 @@ async def test_every_cited_sentence_is_in_the_chunk_it_cites(hard_wrapped, tmp_p
     for sentence, n in pairs:
         assert squash(sentence) in texts[cited[int(n)]], (sentence, n)
         assert "\n" not in sentence and not sentence.rstrip().endswith(("four", "of"))
+
+
+# -- marks numbered densely, in order of first use (issue 23) ------------------------------------
+def test_marks_are_renumbered_in_order_of_first_use():
+    from treerag.reasoning.marks import renumber
+
+    text, order = renumber("B [3]. A [1][3]. Not evidence [9]. [offline] [", range(1, 6))
+    assert text == "B [1]. A [2][1]. Not evidence [9]. [offline] ["
+    assert order == [3, 1]
+
+
+def test_marks_cut_across_streamed_pieces_are_renumbered_whole():
+    from treerag.reasoning.marks import MarkNumbers, renumber
+
+    answer = "Born in Dunsorrow [12]. A clockmaker [4], [12]. See [x] and [1"
+    marks = MarkNumbers(range(1, 13))
+    streamed = "".join(marks.feed(ch) for ch in answer) + marks.flush()
+    assert streamed == renumber(answer, range(1, 13))[0]
+    assert streamed == "Born in Dunsorrow [1]. A clockmaker [2], [1]. See [x] and [1"
+
+
+async def test_an_llm_answer_citing_out_of_order_streams_and_lists_dense_numbers(make_ctx):
+    from tests.fakes import ScriptedChatModel
+
+    model = ScriptedChatModel(
+        judge_script=lambda q, t, x: json.dumps({"score": 2, "reason": "scripted"}),
+        answer_text="The second thing [3]. The first thing [1], again [3].",
+    )
+    tokens: list[str] = []
+    result = await ask(
+        "Where was Orla Venn born?",
+        make_ctx(model, max_depth=0, top_k=3),
+        on_token=lambda t, m: tokens.append(t),
+    )
+    assert result["answer"] == "The second thing [1]. The first thing [2], again [1]."
+    assert "".join(tokens) == result["answer"]  # streamed with the same numbers
+    by_rank = {c["rank"]: c["chunk_id"] for c in result["tree"]["chunks"]}
+    assert [(c["n"], c["chunk_id"]) for c in result["citations"]] == [
+        (1, by_rank[3]),
+        (2, by_rank[1]),
+    ]
+
+
+async def test_offline_answer_numbers_its_sources_densely_once_each(make_ctx):
+    tokens: list[str] = []
+    result = await ask(
+        "Where was Orla Venn born and what did she invent?",
+        make_ctx(max_depth=1, top_k=5),
+        on_token=lambda t, m: tokens.append(t),
+    )
+    used = list(dict.fromkeys(int(n) for n in re.findall(r"\[(\d+)\]", result["answer"])))
+    assert used == list(range(1, len(used) + 1)) and len(used) >= 2, result["answer"]
+    assert [c["n"] for c in result["citations"]] == used
+    ids = [c["chunk_id"] for c in result["citations"]]
+    assert len(ids) == len(set(ids))
+    assert "".join(tokens) == result["answer"]

@@ -10,6 +10,7 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit
 from treerag.reasoning import EvidenceItem, get_reasoner
 from treerag.reasoning.ledger import release
+from treerag.reasoning.marks import renumber
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
 
@@ -156,10 +157,12 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         text = f"{state['error']}"
     else:
         text = await reasoner.answer(state["question"], evidence, extra)
-    used = [e for e in evidence if f"[{e.n}]" in text]
+    # Marks numbered 1, 2, … in order of first use, as the answer streamed (reasoning.marks).
+    text, order = renumber(text, [e.n for e in evidence])
+    by_n = {e.n: e for e in evidence}
     citations = [
-        {"n": e.n, "chunk_id": e.chunk_id, "source": e.source, "title": e.title, "depth": e.depth}
-        for e in used
+        {"n": n, "chunk_id": e.chunk_id, "source": e.source, "title": e.title, "depth": e.depth}
+        for n, e in enumerate((by_n[old] for old in order), 1)
     ]
     calls = state.get("llm_calls", 0) + (0 if state.get("error") else 1)
     tree_calls = calls + sum(c.get("sub_llm_calls", 0) for c in chunks)

@@ -93,7 +93,11 @@ class Reasoner(Protocol):
         ...
 
     async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
-        """Write the cited answer, streaming its tokens through the `messages` stream mode."""
+        """Write the cited answer, streaming its tokens through the `messages` stream mode.
+
+        Returns the answer citing the evidence's numbers; what streams has its marks
+        renumbered in order of first use (`treerag.reasoning.marks.MarkNumbers`).
+        """
         ...
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:

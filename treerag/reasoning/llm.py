@@ -8,12 +8,14 @@ from typing import Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import HumanMessage
+from langgraph.constants import TAG_NOSTREAM
 from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted, untrusted_title
 from treerag.reasoning.attribution import added_marks
 from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict
+from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.structured import (
     ANSWER_MAX_TOKENS,
@@ -90,7 +92,12 @@ class LLMReasoner:
         )
 
     async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
-        """Stream a cited answer from the evidence (tokens flow to the `messages` stream)."""
+        """Stream a cited answer from the evidence (tokens flow to the `messages` stream).
+
+        The model's tokens are relayed with their marks renumbered in order of first use
+        (`treerag.reasoning.marks`); the text returned keeps the evidence's own numbers, which
+        `answer_question` renumbers the same way.
+        """
         prompt = get_prompt("answer", self.prompts).format(
             question=question,
             evidence=format_evidence(evidence),
@@ -101,22 +108,30 @@ class LLMReasoner:
                 else ""
             ),
         )
+        marks = MarkNumbers(e.n for e in evidence)
         try:
-            message = await self._call(
-                capped(self.model, ANSWER_MAX_TOKENS), [HumanMessage(content=prompt)]
-            )
+            text = await asyncio.wait_for(self._relay_answer(prompt, marks), self.timeout_s)
         except Exception as exc:  # the answer degrades to the evidence list, never to nothing
             return (
                 f"(the answer model failed: {type(exc).__name__}) Relevant evidence: "
                 f"{relevant_marks(evidence)}"
             )
-        text = str(message.content)
         if not says_something(text):
             return await self.answer_instead(question, evidence, extra_context, text)
-        marks = added_marks(text, evidence)
-        if marks:  # streamed after the answer, like its own tokens
-            await TextStreamModel().ainvoke([HumanMessage(content=marks)])
-        return text + marks
+        added = added_marks(text, evidence)
+        await _relay(marks.feed(added) + marks.flush())  # marks added stream after the answer
+        return text + added
+
+    async def _relay_answer(self, prompt: str, marks: MarkNumbers) -> str:
+        """Stream the model's answer, relaying each piece renumbered; return it as written."""
+        # The model's own tokens stay off the `messages` stream: they carry the old numbers.
+        model = capped(self.model, ANSWER_MAX_TOKENS).with_config(tags=[TAG_NOSTREAM])
+        said: list[str] = []
+        async for chunk in model.astream([HumanMessage(content=prompt)]):
+            piece = chunk.content if isinstance(chunk.content, str) else chunk.text
+            said.append(piece)
+            await _relay(marks.feed(piece))
+        return "".join(said)
 
     async def answer_instead(
         self, question: str, evidence: list[EvidenceItem], extra_context: str, said: str
@@ -158,6 +173,12 @@ class LLMReasoner:
         if not history:
             return message
         return await _condense(self, history, message)
+
+
+async def _relay(text: str) -> None:
+    """Put text on the `messages` stream, as if a model had generated it."""
+    if text:
+        await TextStreamModel().ainvoke([HumanMessage(content=text)])
 
 
 async def _condense(reasoner: LLMReasoner, history: list[tuple[str, str]], message: str) -> str:

@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from treerag.reasoning.base import EvidenceItem, Judgement
+from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.questions import (
     bridge,
     fills_slot,
@@ -253,9 +254,12 @@ class OfflineReasoner:
         pieces = [LABEL]
         await self._stream.ainvoke([HumanMessage(content=LABEL)])
         ranked = await asyncio.to_thread(self._rank, question, evidence, extra_context)
+        marks = MarkNumbers(item.n for item in evidence)  # streamed as `answer_question` shows it
         for piece in [f" {p}" for p in self._pick(ranked)] or [f" {NOT_FOUND}"]:
-            await self._stream.ainvoke([HumanMessage(content=piece)])
+            await self._stream.ainvoke([HumanMessage(content=marks.feed(piece))])
             pieces.append(piece)
+        if rest := marks.flush():
+            await self._stream.ainvoke([HumanMessage(content=rest)])
         return "".join(pieces)
 
     def _compose(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
