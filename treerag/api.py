@@ -32,13 +32,19 @@ async def ask(
 
     Returns the `--json` object: answer, thread_id, citations, evidence (ranked), llm_calls,
     elapsed_s and the tree (folded from the live stream).
+
+    Raises:
+        QuestionError: the question is not text, blank or over `ctx.max_question_chars`.
+        SettingsError: a setting or model the run cannot use (`treerag.preflight.check_run`).
     """
     from treerag.checkpointing import open_checkpointer
     from treerag.graphs.rag import builder
-    from treerag.preflight import check_run
+    from treerag.preflight import check_question, check_run
 
     ctx = ctx or Context()
-    check_run(ctx)  # before the checkpointer: a run that cannot finish is never recorded
+    # Before the checkpointer: a run that cannot start or finish is never recorded.
+    check_question(question, ctx)
+    check_run(ctx)
     thread_id = thread_id or new_thread_id()
     fold = TreeFold()
     final: dict[str, Any] = {}

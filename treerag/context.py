@@ -153,6 +153,10 @@ class Context:
     max_llm_calls: int = _setting(
         60, "Maximum LLM-role calls for one question (judges, follow-ups, answers)."
     )
+    max_question_chars: int = _setting(
+        4000,
+        "Longest question a run accepts, in characters (CLI, Python API, server, page); a longer one is refused before the run starts.",
+    )
     llm_timeout_s: float = _setting(60.0, "Timeout of one LLM call, in seconds.")
     llm_retries: int = _setting(2, "Retries of a failed or malformed LLM call before degrading.")
     checkpointer_uri: str = _setting(

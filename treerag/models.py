@@ -68,11 +68,21 @@ def check_model_settings(ctx: Context) -> None:
                 f"TREERAG_CHAT_MODEL={ctx.chat_model!r}: no chat model registered as {model!r} "
                 "(call treerag.models.register_chat_model first)"
             )
-        if provider not in ("registered", "local"):  # the local server needs no key
+        if provider == "local":
+            _check_local_weights(model)
+        elif provider != "registered":  # the local server needs no key
             _require_key("TREERAG_CHAT_MODEL")
     if ctx.embedding_model not in (*OFFLINE_EMBEDDERS, AUTO):
         split_model_string(ctx.embedding_model, "TREERAG_EMBEDDING_MODEL")
         _require_key("TREERAG_EMBEDDING_MODEL")
+
+
+def _check_local_weights(spec: str) -> None:
+    """Refuse `local:<path.gguf>` naming no file (a bundled name is checked when assembled)."""
+    from treerag.local_llm.weights import BUNDLED, resolve
+
+    if spec and spec not in BUNDLED:
+        resolve(spec)  # for a path only checks that the file exists; raises LocalModelError
 
 
 def get_chat_model(ctx: Context) -> BaseChatModel | None:

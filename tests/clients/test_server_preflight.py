@@ -184,3 +184,75 @@ async def test_the_terminal_chat_says_why_the_server_refused(server_url):
         assert await backend.messages(thread_id) == []
     finally:
         await backend.close()
+
+
+# -- inputs refused at the door (the question, unknown settings, a missing model file) -------
+LONG = "Who led the fishers? " * 200  # 4,200 characters, over the default limit of 4,000
+HUMAN = "human"
+
+
+@pytest.mark.parametrize(
+    ("graph", "run_input", "context", "expected"),
+    [
+        ("rag", {"question": ""}, {}, "the question is empty"),
+        ("rag", {"question": "   "}, {}, "the question is empty"),
+        ("rag", {}, {}, 'the rag graph\'s input has no question: send {"question": "…"}'),
+        ("rag", {"question": 42}, {}, "the question must be text, not int (42)"),
+        ("rag", {"question": LONG}, {}, "the question is 4,200 characters long, over the limit"),
+        ("rag", {"question": QUESTION}, {"topk": 3}, "unknown setting 'topk' (did you mean"),
+        ("rag", {"question": QUESTION}, {"chat_model": "local:/nope.gguf"}, "no such GGUF file"),
+        ("chat", {"messages": [{"type": HUMAN, "content": ""}]}, {}, "the question is empty"),
+        ("chat", {"messages": [{"type": HUMAN, "content": LONG}]}, {}, "over the limit of 4,000"),
+        ("chat", {"messages": []}, {}, "the messages hold no question"),
+        ("chat", {"question": QUESTION}, {}, "the chat graph's input has no messages"),
+    ],
+    ids=[
+        "empty",
+        "blank",
+        "missing",
+        "number",
+        "too-long",
+        "unknown-key",
+        "no-model-file",
+        "chat-empty",
+        "chat-too-long",
+        "chat-no-human",
+        "chat-no-messages",
+    ],
+)
+async def test_a_bad_input_is_refused_with_422_and_nothing_recorded(
+    server_url, graph, run_input, context, expected
+):
+    client = get_client(url=server_url)
+    thread_id = (await client.threads.create())["thread_id"]
+    before = len(await client.threads.search(limit=1000))
+    body = {"assistant_id": graph, "input": run_input, "context": context}
+    async with httpx.AsyncClient(base_url=server_url, timeout=120) as http:
+        for path in (f"/threads/{thread_id}/runs/wait", f"/threads/{thread_id}/runs/stream"):
+            response = await http.post(path, json=body)
+            assert response.status_code == 422, (path, response.text)
+            said = detail(response)
+            assert said.startswith("the run was not started: ") and expected in said, said
+            assert said.count(". ") == 0  # one sentence
+        response = await http.post("/runs/wait", json=body)  # a run without a thread
+        assert response.status_code == 422 and expected in detail(response), response.text
+    await assert_untouched(server_url, thread_id)
+    assert len(await client.threads.search(limit=1000)) == before
+
+
+async def test_the_terminal_chat_reports_a_refused_question(server_url):
+    from treerag.cli.chat_backends import RemoteBackend, RemoteRunError
+
+    backend = RemoteBackend(server_url, {})
+    await backend.open()
+    try:
+        thread_id = await backend.new_thread()
+        with pytest.raises(RemoteRunError) as caught:
+            async for _ in backend.stream(thread_id, LONG):
+                pytest.fail("the run started")
+        assert str(caught.value).startswith(
+            "the run was not started: the question is 4,200 characters long"
+        )
+        assert await backend.messages(thread_id) == []
+    finally:
+        await backend.close()

@@ -45,12 +45,14 @@ def ask_command(
     """
     from treerag.api import ask
     from treerag.models import get_embeddings
+    from treerag.preflight import check_question
     from treerag.retrievers.chunk_store import ChunkStore, EmptyStoreError
     from treerag.search_tree import TreeFold, to_rich
 
     quiet_libraries()
     ctx = make_run_context(data_dir=data_dir, collection=collection, max_depth=depth, top_k=k)
     with user_errors():
+        check_question(question, ctx)  # before the live view: a refused run draws nothing
         try:
             ChunkStore(ctx, get_embeddings(ctx)).require_data()
         except EmptyStoreError as exc:
@@ -143,15 +145,17 @@ def runs_command(
     if not rows:
         console.print('no runs yet: try `treerag ask "…"`')
         return
+    # One line per run: a long question is cut to the terminal's width, not wrapped.
     table = Table(title="recent runs")
-    for col in ("thread_id", "time", "runs", "question"):
-        table.add_column(col)
+    for col in ("thread_id", "time", "runs"):
+        table.add_column(col, no_wrap=True)
+    table.add_column("question", ratio=1)
     for row in rows:
         table.add_row(
             row["thread_id"],
             row["time"][:19].replace("T", " "),
             str(row["runs"]),
-            escape(row["question"]),
+            Text(" ".join(row["question"].split()), no_wrap=True, overflow="ellipsis"),
         )
     console.print(table)
 

@@ -100,9 +100,12 @@ class LocalBackend:
         """Nothing to do: a checkpointed thread starts with its first message."""
 
     async def stream(self, thread_id: str, text: str) -> AsyncIterator[tuple[str, Any]]:
-        """Stream one turn of the chat graph."""
+        """Stream one turn of the chat graph (a question it cannot take is refused first)."""
         from langchain_core.messages import HumanMessage
 
+        from treerag.preflight import check_question
+
+        check_question(text, self.ctx)  # raises before the thread records the message
         config: Any = {"configurable": {"thread_id": thread_id}, "recursion_limit": 50}
         async for mode, payload in self._chat.astream(
             {"messages": [HumanMessage(content=text)]},

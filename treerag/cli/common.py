@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Iterator
+import re
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
@@ -29,6 +30,30 @@ MaxDepthOption = typer.Option(
 )
 
 
+FLAGS = {
+    "top_k": "-k/--top-k",
+    "max_depth": "--max-depth",
+    "search_mode": "--mode",
+    "ranker": "--ranker",
+    "chunk_size": "--chunk-size",
+    "chunk_overlap": "--chunk-overlap",
+}
+"""The command-line option of each setting that has one, for error messages."""
+
+
+def as_given(message: str, explicit: Iterable[str]) -> str:
+    """Name the option instead of the setting where the value came from the command line.
+
+    `-k 0` is reported as "-k/--top-k 0 must be at least 1", not as TREERAG_TOP_K=0, which
+    the user never set.
+    """
+    for name in explicit:
+        if name in FLAGS:
+            said = rf"(?:\bTREERAG_{name.upper()}|\bsetting {name})="
+            message = re.sub(said, f"{FLAGS[name]} ", message)
+    return message
+
+
 def make_context(**overrides: Any):
     """Build the run settings; options given on the command line win over the environment."""
     from treerag.context import Context, SettingsError
@@ -37,19 +62,25 @@ def make_context(**overrides: Any):
     try:
         return Context(**explicit)
     except SettingsError as exc:
-        fail(str(exc), code=2)
+        fail(as_given(str(exc), explicit), code=2)
 
 
-def make_run_context(**overrides: Any):
-    """Build the settings of a run and check them (treerag.preflight) before anything draws."""
+def make_run_context(*, models: bool = True, **overrides: Any):
+    """Build the settings of a run and check them (treerag.preflight) before anything draws.
+
+    Args:
+        models: Check the chat and embedding model settings too (`treerag search` needs no
+            chat model, so it checks the bounds only).
+        **overrides: Settings given on the command line (None: not given).
+    """
     from treerag.context import SettingsError
-    from treerag.preflight import check_run
+    from treerag.preflight import check_bounds
 
     ctx = make_context(**overrides)
     try:
-        check_run(ctx)
+        check_bounds(ctx, models=models)
     except SettingsError as exc:
-        fail(str(exc), code=2)
+        fail(as_given(str(exc), [k for k, v in overrides.items() if v is not None]), code=2)
     return ctx
 
 
@@ -87,12 +118,13 @@ def quiet_libraries() -> None:
 def user_errors() -> Iterator[None]:
     """Turn the project's expected errors into a clean message and exit code."""
     from treerag.context import SettingsError
+    from treerag.preflight import QuestionError
     from treerag.retrievers.chunk_store import StoreError
     from treerag.retrievers.hybrid import RetrieverArgumentError
 
     try:
         yield
-    except (SettingsError, RetrieverArgumentError) as exc:
+    except (SettingsError, RetrieverArgumentError, QuestionError) as exc:
         fail(str(exc), code=2)
     except (StoreError, FileNotFoundError, ValueError) as exc:
         fail(str(exc), code=1)

@@ -12,7 +12,7 @@ from treerag.cli.common import (
     DataDirOption,
     TopKOption,
     console,
-    make_context,
+    make_run_context,
     quiet_libraries,
     user_errors,
 )
@@ -38,16 +38,20 @@ def search_command(
 ) -> None:
     """Search the ingested chunks (no LLM involved)."""
     from treerag.models import get_embeddings
-    from treerag.preflight import check_bounds
     from treerag.retrievers.chunk_store import ChunkStore
     from treerag.retrievers.hybrid import from_context
 
     quiet_libraries()
-    ctx = make_context(
-        data_dir=data_dir, collection=collection, search_mode=mode, top_k=k, ranker=ranker
+    # Bounds only (top_k=0 would find nothing, quietly): a search needs no chat model.
+    ctx = make_run_context(
+        models=False,
+        data_dir=data_dir,
+        collection=collection,
+        search_mode=mode,
+        top_k=k,
+        ranker=ranker,
     )
     with user_errors():
-        check_bounds(ctx)  # TREERAG_TOP_K=0 would find nothing, quietly
         retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)))
         results = retriever.get_similar_chunk_with_score(query)
     if as_json:

@@ -11,7 +11,12 @@ The settings checked are the ones the graph would get: the request's `context` (
 `Context` fields: the server drops other keys before the graph sees them) over the server's
 environment, as the graph builds them from the request; under a users file then bound to the
 caller's tenant, with the storage settings of the server, as `treerag.server.scope` binds
-them when the run starts.
+them when the run starts. A key that is no setting (`topk`) is refused with the closest one
+that is, rather than dropped in silence; keys LangGraph itself puts there pass.
+
+The run's input is checked as `treerag ask` checks its argument (`treerag.preflight.
+check_question`): the `rag` graph's `question`, the `chat` graph's last human message. A run
+with no input (resuming a thread from its last checkpoint) brings no new question.
 """
 
 from __future__ import annotations
@@ -20,10 +25,29 @@ import asyncio
 import re
 from dataclasses import fields
 from typing import Any, get_origin, get_type_hints
+from uuid import UUID, uuid5
 
 from treerag.context import Context, SettingsError
+from treerag.preflight import (
+    QuestionError,
+    chat_question,
+    check_question,
+    check_run,
+    check_setting_names,
+)
 from treerag.server.identity import Identity
 from treerag.server.scope import AUTH_USER_KEY, scoped
+
+NAMESPACE_GRAPH = UUID("6ba7b821-9dad-11d1-80b4-00c04fd430c8")
+"""langgraph_api.graph.NAMESPACE_GRAPH: a served graph's own assistant is uuid5(this, graph)."""
+GRAPH_ASSISTANTS = {str(uuid5(NAMESPACE_GRAPH, g)): g for g in ("rag", "chat")}
+
+SERVER_KEYS = frozenset({"thread_id", "run_id", "assistant_id", "graph_id", "user_id", "cron_id"})
+"""Context keys that are no treerag setting but LangGraph's (a client may copy them from a
+config's `configurable`); with those starting "langgraph_", "checkpoint" or "__" they pass."""
+
+NO_QUESTION = object()
+"""A run that brings no new question (no input: it resumes its thread's last checkpoint)."""
 
 _JSON_TYPES: dict[Any, tuple[type, ...]] = {
     str: (str,),
@@ -42,6 +66,7 @@ def run_context(context: dict[str, Any], identity: Identity | None) -> Context:
     """
     hints = get_type_hints(Context)
     known = {f.name for f in fields(Context)}
+    check_setting_names(k for k in context if not _server_key(k))
     given = {k: v for k, v in context.items() if k in known}
     for name, value in given.items():
         hint = hints[name]
@@ -60,12 +85,53 @@ def run_context(context: dict[str, Any], identity: Identity | None) -> Context:
     )
 
 
-def refusal(context: dict[str, Any], identity: Identity | None) -> str | None:
-    """The reason a run with this request `context` must not start, or None (blocking)."""
-    from treerag.preflight import check_run
+def _server_key(name: str) -> bool:
+    return name in SERVER_KEYS or name.startswith(("langgraph_", "checkpoint", "__"))
 
+
+def run_question(assistant_id: Any, run_input: Any) -> Any:
+    """The question a run's input asks (not yet checked), or NO_QUESTION for no input.
+
+    Args:
+        assistant_id: The run's assistant: a served graph's (its name or uuid5) says which
+            input to read; another's is read by the input's shape.
+        run_input: The request's `input`.
+
+    Raises:
+        QuestionError: the input is no JSON object, or lacks the graph's question.
+    """
+    if run_input is None:
+        return NO_QUESTION
+    graph = GRAPH_ASSISTANTS.get(str(assistant_id), str(assistant_id))
+    if graph not in ("rag", "chat"):
+        graph = "chat" if isinstance(run_input, dict) and "messages" in run_input else "rag"
+    example = (
+        '{"messages": [{"type": "human", "content": "…"}]}'
+        if graph == "chat"
+        else '{"question": "…"}'
+    )
+    key = "messages" if graph == "chat" else "question"
+    if not isinstance(run_input, dict) or key not in run_input:
+        raise QuestionError(f"the {graph} graph's input has no {key}: send {example}")
+    if graph == "chat":
+        return chat_question(run_input["messages"])
+    return run_input["question"]
+
+
+def refusal(
+    context: dict[str, Any], identity: Identity | None, question: Any = NO_QUESTION
+) -> str | None:
+    """The reason a run with this request `context` and question must not start, or None.
+
+    Blocking (building the settings looks at the data directory).
+    """
     try:
-        check_run(run_context(context, identity))
+        ctx = run_context(context, identity)
+        if question is not NO_QUESTION:
+            check_question(question, ctx)
+        check_run(ctx)
+    except QuestionError as exc:
+        return f"the run was not started: {exc}"
     except SettingsError as exc:
         message = str(exc)
         asked = [n for n in context if re.search(rf"\bTREERAG_{n.upper()}\b", message)]
@@ -79,11 +145,17 @@ async def check_server_run(value: dict[str, Any], identity: Identity | None) -> 
     """The reason the run of a `threads.create_run` event must not start, or None.
 
     Args:
-        value: The event's value (`Auth.types.RunsCreate`); its `kwargs` hold the context.
+        value: The event's value (`Auth.types.RunsCreate`); its `kwargs` hold the context
+            and the input.
         identity: The caller, or None when the server has no users.
     """
-    context = (value.get("kwargs") or {}).get("context") or {}
+    kwargs = value.get("kwargs") or {}
+    context = kwargs.get("context") or {}
     if not isinstance(context, dict):
         return "the run was not started: its context must be a JSON object"
+    try:
+        question = run_question(value.get("assistant_id"), kwargs.get("input"))
+    except QuestionError as exc:
+        return f"the run was not started: {exc}"
     # Building a Context looks at the data directory: no blocking calls on the event loop.
-    return await asyncio.to_thread(refusal, context, identity)
+    return await asyncio.to_thread(refusal, context, identity, question)
