@@ -86,7 +86,7 @@ async def tree(thread_id: str, ctx: Context | None = None) -> dict[str, Any] | N
     from treerag.checkpointing import open_checkpointer
     from treerag.graphs.rag import builder
 
-    async with open_checkpointer(ctx or Context()) as saver:
+    async with open_checkpointer(ctx or Context(), read_only=True) as saver:
         return await rebuild(builder.compile(checkpointer=saver), thread_id)
 
 
@@ -97,7 +97,7 @@ async def runs(ctx: Context | None = None, limit: int = 20) -> list[dict[str, An
 
     latest: dict[str, Any] = {}
     threads: set[str] = set()
-    async with open_checkpointer(ctx or Context()) as saver:
+    async with open_checkpointer(ctx or Context(), read_only=True) as saver:
         async for item in saver.alist(None):
             tid = item.config["configurable"]["thread_id"]
             threads.add(tid)

@@ -11,8 +11,12 @@ from treerag.context import Context, SettingsError
 
 
 @asynccontextmanager
-async def open_checkpointer(ctx: Context) -> AsyncIterator[Any]:
-    """Yield an async checkpointer for `TREERAG_CHECKPOINTER_URI` (set up on first use)."""
+async def open_checkpointer(ctx: Context, *, read_only: bool = False) -> AsyncIterator[Any]:
+    """Yield an async checkpointer for `TREERAG_CHECKPOINTER_URI` (set up on first use).
+
+    With `read_only`, a SQLite file that does not exist is not created: an empty in-memory
+    checkpointer stands for it, so listing runs in a folder with none leaves no `./data`.
+    """
     uri = ctx.resolved_checkpointer_uri
     if uri.startswith(("postgres://", "postgresql://")):
         try:
@@ -25,6 +29,11 @@ async def open_checkpointer(ctx: Context) -> AsyncIterator[Any]:
         async with AsyncPostgresSaver.from_conn_string(uri) as saver:
             await saver.setup()
             yield saver
+        return
+    if read_only and not Path(uri).expanduser().exists():
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        yield InMemorySaver()
         return
     from langgraph.checkpoint.sqlite.aio import AsyncSqliteSaver
 

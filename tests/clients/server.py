@@ -98,10 +98,11 @@ def free_port() -> int:
 
 
 def _workdir(repo: Path, into: Path) -> Path:
-    # Link the repository's visible entries (not .git, .venv, caches or a local .env).
+    # Link the repository's visible entries (not .git, .venv, caches or a local .env), and not
+    # the ./data that `make demo` leaves in a checkout: the server gets the test's own data.
     into.mkdir(parents=True, exist_ok=True)
     for entry in repo.iterdir():
-        if not entry.name.startswith("."):
+        if not entry.name.startswith(".") and entry.name != "data":
             (into / entry.name).symlink_to(entry)
     return into
 
@@ -163,10 +164,7 @@ def langgraph_server(
         workdir = _workdir(repo, Path(tmp) / "app")
         env = offline_env(data_dir, **(env_extra or {}))
         if relative_data:
-            link = workdir / "data"
-            if link.is_symlink() or link.exists():
-                link.unlink()
-            link.symlink_to(Path(data_dir).resolve())
+            (workdir / "data").symlink_to(Path(data_dir).resolve())
             env["TREERAG_DATA_DIR"] = "data"
         log = Path(tmp) / "server.log"
         port = port or free_port()

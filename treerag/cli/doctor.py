@@ -63,6 +63,7 @@ def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOp
 
     def milvus() -> str:
         store = ChunkStore(ctx, None)
+        store.client.list_collections()  # open Milvus (a Lite file is created): is it reachable?
         where = f"{ctx.resolved_milvus_uri} reachable"
         if not store.exists():
             return f"{where}; collection {ctx.collection!r} not created yet (run `treerag ingest`)"

@@ -6,6 +6,7 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
@@ -57,8 +58,19 @@ def _recorded(client: Any, name: str) -> dict[str, Any]:
         return {}
 
 
+def _no_lite_file(uri: str) -> bool:
+    """Whether `uri` is a Milvus Lite file that does not exist yet (so it holds nothing).
+
+    Opening such a URI would create the file and its folder: reads check this first, so a
+    question asked, or a search run, before anything is ingested leaves no `./data` behind.
+    """
+    return "://" not in uri and not Path(uri).expanduser().exists()
+
+
 def recorded_settings(ctx: Context) -> dict[str, Any]:
     """The settings the context's collection recorded ({} while it does not exist)."""
+    if _no_lite_file(ctx.resolved_milvus_uri):
+        return {}
     client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
     name = tenant_collection(ctx.collection, ctx.tenant)
     return _recorded(client, name) if client.has_collection(name) else {}
@@ -96,7 +108,7 @@ class ChunkStore:
         # Each tenant's chunks live in a collection of their own, so no search, count or
         # delete can reach another tenant's rows whatever filter a caller passes (or forgets).
         self.name = tenant_collection(ctx.collection, ctx.tenant)
-        self.client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
+        self._client: Any = None
         self._key = (ctx.resolved_milvus_uri, self.name)
         self._embedder_checked = False
         self.recorded: dict[str, Any] = {}
@@ -104,9 +116,18 @@ class ChunkStore:
         self._analyzer: str | None = None
         self._stop_words: frozenset[str] | None = None
 
+    @property
+    def client(self) -> Any:
+        """The process's shared MilvusClient for the store's URI, opened on first use."""
+        if self._client is None:
+            self._client = milvus_client(self.ctx.resolved_milvus_uri, self.ctx.milvus_token)
+        return self._client
+
     # -- collection ----------------------------------------------------------------------
     def exists(self) -> bool:
-        """Whether the collection exists."""
+        """Whether the collection exists (a Milvus Lite file that is not there is not opened)."""
+        if self._client is None and _no_lite_file(self.ctx.resolved_milvus_uri):
+            return False
         return bool(self.client.has_collection(self.name))
 
     @property
