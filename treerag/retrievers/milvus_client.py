@@ -1,4 +1,8 @@
-"""One shared MilvusClient per URI in a process (Milvus Lite locks its file)."""
+"""One shared MilvusClient per URI in a process; a Milvus Lite folder shared between processes.
+
+Milvus Lite locks its folder to one process: `treerag.retrievers.lite_share` lets the first
+process serve it over loopback gRPC and every other one connect to that server.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +28,12 @@ _clients_lock = threading.Lock()
 
 
 def milvus_client(uri: str, token: str = "") -> Any:
-    """Return a shared MilvusClient for a URI (one per process: Milvus Lite locks its file)."""
+    """Return a shared MilvusClient for a URI (one per process and URI).
+
+    A Milvus Lite path gets a `SharedLiteClient`: this process serves the folder, or talks to
+    the process that does (`treerag.retrievers.lite_share`), so several processes (a
+    `langgraph dev` server and the CLI) can use one data directory at once.
+    """
     from pymilvus import MilvusClient
 
     # pymilvus configures its own loggers on import; it warns on every Milvus Lite query
@@ -40,9 +49,15 @@ def milvus_client(uri: str, token: str = "") -> Any:
                 if token:
                     _clients[key] = MilvusClient(uri=uri, token=token)
                 elif "://" not in uri:
-                    _clients[key] = MilvusClient(uri, grpc_options=LITE_GRPC_OPTIONS)
+                    from treerag.retrievers.lite_share import SharedLiteClient
+
+                    shared = SharedLiteClient(uri, LITE_GRPC_OPTIONS)
+                    shared.connect()  # open (or reach) it now: errors belong to the opener
+                    _clients[key] = shared
                 else:
                     _clients[key] = MilvusClient(uri)
+            except StoreError:
+                raise
             except Exception as exc:  # pymilvus raises several types for an unreachable URI
                 raise StoreError(
                     f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}"
