@@ -10,6 +10,7 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send
 
 from treerag.context import Context
+from treerag.history import serve_mirrored
 from treerag.nodes.answer import answer_question
 from treerag.nodes.graph_expand import expand_graph
 from treerag.nodes.judge import judge_chunk, route_to_judges
@@ -56,4 +57,6 @@ for _node in CONTEXT_NODES:
 builder.add_edge(CONTEXT_NODES, "answer_question")
 builder.add_edge("answer_question", END)
 
-graph = builder.compile(name="rag")
+graph = serve_mirrored(builder.compile(name="rag"))
+"""The graph `langgraph.json` serves: inside the server its runs are also written to treerag's
+own checkpointer, so `treerag runs` and `treerag tree` see them (`treerag.history`)."""
