@@ -11,6 +11,8 @@ import pytest
 from langgraph_sdk import get_client
 
 from tests.clients.server import copy_data, langgraph_server, server_log
+from treerag.cli.demo import sample_corpus_dir
+from treerag.ingest.loaders import SUPPORTED
 
 pytestmark = pytest.mark.slow
 
@@ -64,7 +66,8 @@ async def test_upload_list_ask_delete_ask_again(docs_server):
     kinds = [e["event"] for e in events]
     assert kinds.count("file_started") == 2 and kinds[-1] == "finished"
     assert any(e["event"] == "batch" and e["done"] == e["total"] for e in events)
-    assert {"event": "file_done", "name": "zephyr.md", "chunks_added": 1} in events
+    done = {"event": "file_done", "name": "zephyr.md", "chunks_added": 1, "status": "added"}
+    assert done in events
     skipped = next(e for e in events if e["event"] == "file_skipped")
     assert skipped["name"] == "photo.txt" and "binary" in skipped["reason"]
     assert events[-1]["added"] == ["zephyr.md"]
@@ -115,6 +118,23 @@ def test_uploads_are_limited_checked_and_kept_under_the_data_dir(docs_server):
     assert events[-1]["added"] == []
 
 
+def test_a_copy_of_a_stored_file_is_reported_as_its_duplicate(docs_server):
+    original = sample_corpus_dir() / "people" / "orla_venn.md"
+    status, events = upload(docs_server, [("venn copy.md", original.read_bytes())])
+    assert status == 200, events
+    duplicate = next(e for e in events if e["event"] == "file_duplicate")
+    assert duplicate["name"] == "venn copy.md" and "orla_venn.md" in duplicate["reason"]
+    assert not any(e["event"] == "file_done" for e in events)  # never "added, 0 chunks"
+    assert events[-1]["added"] == [] and events[-1]["duplicates"] == [
+        {"name": "venn copy.md", "reason": duplicate["reason"]}
+    ]
+    with httpx.Client(base_url=docs_server, timeout=120) as client:
+        listing = client.get("/ui/api/docs").json()
+    assert not any(d["source"].endswith("venn copy.md") for d in listing["documents"])
+    said = [s["reason"] for s in listing["skipped"] if s["name"] == "venn copy.md"]
+    assert said == [duplicate["reason"]]  # the list says why it is not among the documents
+
+
 def test_settings_and_rebuild(docs_server):
     with httpx.Client(base_url=docs_server, timeout=120) as client:
         settings = client.get("/ui/api/settings").json()
@@ -125,6 +145,7 @@ def test_settings_and_rebuild(docs_server):
             "search_mode": "hybrid",
             "chat_models": [""],
             "chat_model": "",
+            "formats": sorted(SUPPORTED),  # what the page's upload hint lists
         }
         rebuilt = client.post("/ui/api/docs/rebuild").json()
         assert rebuilt == {"keyword_tree": "updated", "knowledge_graph": "updated"}

@@ -199,7 +199,8 @@ def test_a_valid_upload_is_searched_by_its_tenant_only(world):
     tokens = world["tokens"]
     status, events = _upload(world["url"], tokens["b1"])
     assert status == 200, events
-    assert {"event": "file_done", "name": "lighthouse.md", "chunks_added": 1} in events, events
+    done = {"event": "file_done", "name": "lighthouse.md", "chunks_added": 1, "status": "added"}
+    assert done in events, events
     assert events[-1]["event"] == "finished" and events[-1]["added"] == ["lighthouse.md"]
 
     async def go() -> Ledger:

@@ -171,3 +171,47 @@ def test_a_store_that_cannot_follow_is_marked_stale_not_failed(library):
     assert list_documents(ctx).stale == {"keyword_tree": False, "knowledge_graph": True}
     assert rebuild(ctx)["knowledge_graph"] == "stale"  # still unreadable: stays marked
     assert list_documents(ctx).stale["knowledge_graph"] is True
+
+
+def test_a_file_already_stored_is_reported_as_a_duplicate_not_added(library, tmp_path):
+    root, ctx = library
+    copy = tmp_path / "up" / "harbour copy.md"
+    copy.parent.mkdir()
+    copy.write_bytes((root / "harbour.md").read_bytes())
+    events: list[dict] = []
+    finished = ingest_files([copy], ctx, on_event=events.append)
+
+    duplicate = next(e for e in events if e["event"] == "file_duplicate")
+    assert duplicate["name"] == "harbour copy.md"
+    assert _src(root, "harbour.md") in duplicate["reason"]
+    assert not any(e["event"] == "file_done" for e in events)
+    assert finished["added"] == [] and finished["duplicates"] == [
+        {"name": "harbour copy.md", "reason": duplicate["reason"]}
+    ]
+    # Not listed as a document, but listed with its reason among the files not stored.
+    listing = list_documents(ctx)
+    assert copy.resolve().as_posix() not in {d.source for d in listing.documents}
+    assert {"name": "harbour copy.md", "reason": duplicate["reason"]}.items() <= next(
+        s for s in listing.skipped if s["name"] == "harbour copy.md"
+    ).items()
+
+
+def test_a_document_is_found_by_relative_path_or_unique_base_name(library, monkeypatch):
+    from treerag.documents import resolve_document
+
+    root, ctx = library
+    harbour = _src(root, "harbour.md")
+    assert resolve_document(ctx, harbour) == harbour
+    monkeypatch.chdir(root)
+    assert resolve_document(ctx, "harbour.md") == harbour  # from its own folder
+    monkeypatch.chdir(root / "zh")
+    assert resolve_document(ctx, "../cats.txt") == _src(root, "cats.txt")
+    assert resolve_document(ctx, "harbour.md") == harbour  # the one file of that name
+    with pytest.raises(UnknownDocumentError, match="no document 'zh/harbour.md'"):
+        resolve_document(ctx, "zh/harbour.md")  # a path is taken as a path
+    (root / "zh" / "harbour.md").write_text("# Other\n\nAnother harbour, the one of Brand.\n")
+    ingest([root / "zh" / "harbour.md"], ctx)
+    assert resolve_document(ctx, "harbour.md") == _src(root, "zh/harbour.md")  # the path first
+    monkeypatch.chdir(root.parent)
+    with pytest.raises(UnknownDocumentError, match="names 2 ingested files"):
+        resolve_document(ctx, "harbour.md")

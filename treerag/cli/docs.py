@@ -58,22 +58,25 @@ def list_command(
 
 @app.command("rm")
 def rm_command(
-    source: str = typer.Argument(..., help="The source, as `treerag docs list` shows it."),
+    source: str = typer.Argument(
+        ..., help="The file: as `treerag docs list` shows it, a path, or its name alone."
+    ),
     data_dir: str = DataDirOption,
     collection: str = CollectionOption,
 ) -> None:
     """Delete a document: its chunks, and its entries in the keyword tree and the graph."""
-    from treerag.documents import UnknownDocumentError, delete_document
+    from treerag.documents import UnknownDocumentError, delete_document, resolve_document
 
     quiet_libraries()
     ctx = make_context(data_dir=data_dir, collection=collection)
     with user_errors():
         try:
-            done = delete_document(ctx, source)
+            done = delete_document(ctx, resolve_document(ctx, source))
         except UnknownDocumentError as exc:
             fail(f"{exc.args[0]} (see `treerag docs list`)", code=3)
+    chunks = f"{done.deleted_chunks} chunk{'' if done.deleted_chunks == 1 else 's'}"
     console.print(
-        f"deleted {done.deleted_chunks} chunks of {done.source}; "
+        f"deleted {chunks} of {done.source}; "
         f"keyword tree: {done.keyword_tree}, knowledge graph: {done.knowledge_graph}",
         highlight=False,
     )

@@ -6,9 +6,11 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
+from typing import Any
 
 import typer
 from rich.table import Table
+from rich.text import Text
 
 from treerag.cli.common import (
     CollectionOption,
@@ -38,7 +40,13 @@ def _check(name: str, fn: Callable[[], str]) -> tuple[str, bool, str]:
     return name, ok, f"{detail} ({time.perf_counter() - start:.2f} s)"
 
 
-def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOption) -> None:
+def doctor_command(
+    data_dir: str = DataDirOption,
+    collection: str = CollectionOption,
+    verbose: bool = typer.Option(
+        False, "--verbose", "-v", help="Also print what each setting means."
+    ),
+) -> None:
     """Check the data directory, Milvus, the embedding model and the chat model."""
     from treerag.embedder_choice import AUTO, resolve_embedder
     from treerag.models import get_chat_model, get_embeddings
@@ -87,26 +95,45 @@ def doctor_command(data_dir: str = DataDirOption, collection: str = CollectionOp
         _check("chat model", chat),
     ]
     table = Table(title="checks")
-    table.add_column("check")
-    table.add_column("ok")
+    table.add_column("check", no_wrap=True)
+    table.add_column("ok", no_wrap=True)
     table.add_column("detail")
     for name, ok, detail in checks:
-        table.add_row(name, "[green]ok[/]" if ok else "[red]FAIL[/]", detail)
+        # Text, not markup: a detail may hold brackets ("extra [local]", "[Errno 13]").
+        table.add_row(name, "[green]ok[/]" if ok else "[red]FAIL[/]", Text(detail))
     console.print(table)
-
-    settings = Table(title="settings (explicit > TREERAG_* env > default)")
-    for col in ("setting", "value", "from", "meaning"):
-        settings.add_column(col, overflow="fold")
-    for name, value, source, description in ctx.describe():
-        shown = mask(str(value)) if name == "milvus_token" else str(value)
-        settings.add_row(name, shown, source, description)
-    for var in SECRET_ENV:
-        settings.add_row(
-            var, mask(os.environ.get(var, "")) or "[dim]unset[/]", "env", "secret: never printed"
-        )
-    console.print(settings)
+    console.print(settings_table(ctx, verbose))
     if not all(ok for _, ok, _ in checks):
         raise typer.Exit(1)
+
+
+def settings_table(ctx: Any, verbose: bool = False) -> Table:
+    """One row per setting: name, value (secrets masked), where it came from.
+
+    At 80 columns a column of descriptions made each row ten lines high; they are shown with
+    `verbose`, under the value, where the row is widest.
+    """
+    table = Table(
+        title="settings (explicit > TREERAG_* env > default)",
+        caption=None if verbose else "`treerag doctor --verbose` says what each one means",
+    )
+    table.add_column("setting", no_wrap=True)
+    table.add_column("value", overflow="fold")
+    table.add_column("from", no_wrap=True)
+    rows = [
+        (name, mask(str(value)) if name == "milvus_token" else str(value), source, description)
+        for name, value, source, description in ctx.describe()
+    ]
+    rows += [
+        (var, mask(os.environ.get(var, "")), "env", "secret: never printed") for var in SECRET_ENV
+    ]
+    for name, shown, source, description in rows:
+        empty = "unset" if name in SECRET_ENV else "(empty)"
+        cell = Text(shown) if shown else Text(empty, style="dim")
+        if verbose:
+            cell.append(f"\n{description}", style="dim")
+        table.add_row(name, cell, source)
+    return table
 
 
 def register(app: typer.Typer) -> None:

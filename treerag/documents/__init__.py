@@ -5,8 +5,9 @@
 `list_documents` gives each ingested file with its chunk count and ingestion time, the files
 recently skipped and why, and which derived stores are stale; `ingest_files` ingests files
 one by one and reports events per file and per embedded batch; `delete_document` deletes a
-file's chunks and what the keyword tree and the knowledge graph derived from them;
-`rebuild` brings stale derived stores back in step with the chunks.
+file's chunks and what the keyword tree and the knowledge graph derived from them
+(`resolve_document` finds the source a path or a base name means); `rebuild` brings stale
+derived stores back in step with the chunks.
 """
 
 from treerag.documents.operations import (
@@ -18,6 +19,7 @@ from treerag.documents.operations import (
     ingest_files,
     list_documents,
     rebuild,
+    resolve_document,
 )
 
 __all__ = [
@@ -29,4 +31,5 @@ __all__ = [
     "ingest_files",
     "list_documents",
     "rebuild",
+    "resolve_document",
 ]

@@ -103,8 +103,10 @@ def ingest_files(
     """Ingest files one at a time, reporting events; return the `finished` event.
 
     Events (dicts with an "event" key): `file_started` (name, size), `batch` (name, done,
-    total: chunks embedded so far), `file_done` (name, chunks_added), `file_skipped` (name,
-    reason), then `finished` (added: names, skipped: [{name, reason}]). `names` are the
+    total: chunks embedded so far), `file_done` (name, chunks_added, status: added, updated
+    or unchanged), `file_skipped` (name, reason), `file_duplicate` (name, reason: a file whose
+    text is already stored under another path, remembered with the skipped files), then
+    `finished` (added: names, skipped and duplicates: [{name, reason}]). `names` are the
     names shown for the paths (an upload's own name); the keyword tree, when there is one,
     gets the new chunks at once, relative to `tree_base`.
     """
@@ -115,6 +117,7 @@ def ingest_files(
     names = list(names) if names is not None else [Path(p).name for p in paths]
     added: list[str] = []
     skipped: list[dict[str, str]] = []
+    duplicates: list[dict[str, str]] = []
     for path, name in zip(paths, names, strict=True):
         emit({"event": "file_started", "name": name, "size": Path(path).stat().st_size})
         if Path(path).suffix.lower() not in SUPPORTED:
@@ -140,9 +143,22 @@ def ingest_files(
             skipped.append({"name": name, "reason": reason})
             emit({"event": "file_skipped", "name": name, "reason": reason})
             continue
+        if result.status == "duplicate":  # stored once, under the path that came first
+            reason = f"duplicate ({result.reason}): not stored again"
+            remember_skipped(ctx, name, reason)
+            duplicates.append({"name": name, "reason": reason})
+            emit({"event": "file_duplicate", "name": name, "reason": reason})
+            continue
         added.append(name)
-        emit({"event": "file_done", "name": name, "chunks_added": result.added})
-    finished = {"event": "finished", "added": added, "skipped": skipped}
+        emit(
+            {
+                "event": "file_done",
+                "name": name,
+                "chunks_added": result.added,
+                "status": result.status,
+            }
+        )
+    finished = {"event": "finished", "added": added, "skipped": skipped, "duplicates": duplicates}
     emit(finished)
     return finished
 
@@ -186,6 +202,29 @@ def delete_document(ctx: Context, source: str) -> Deletion:
     if path.parent == uploads and path.is_file():
         os.unlink(path)
     return Deletion(source, len(ids), outcome["keyword_tree"], outcome["knowledge_graph"])
+
+
+def resolve_document(ctx: Context, name: str) -> str:
+    """The stored source a user means by `name`: as stored, as a path, or by its base name.
+
+    Sources are stored as absolute paths; a path relative to the current folder is resolved,
+    and a name with no folder matches the one ingested file of that base name. Raises
+    UnknownDocumentError when nothing matches or the base name is ambiguous.
+    """
+    files = set(_ids_by_file(_store(ctx)))
+    if name in files:
+        return name
+    resolved = Path(name).expanduser().resolve().as_posix()
+    if resolved in files:
+        return resolved
+    same_name = sorted(f for f in files if Path(f).name == Path(name).name)
+    if len(same_name) == 1 and Path(name).name == name:
+        return same_name[0]
+    if len(same_name) > 1:
+        raise UnknownDocumentError(
+            f"{name!r} names {len(same_name)} ingested files: {', '.join(same_name)}; give its path"
+        )
+    raise UnknownDocumentError(f"no document {name!r} is ingested (looked for {resolved})")
 
 
 def rebuild(ctx: Context) -> dict[str, str]:

@@ -100,8 +100,13 @@ async def settings(request: Request) -> Response:
     ---
     summary: Default run settings for the page (GET /ui/api/settings)
     responses:
-      200: {description: "top_k, max_depth, search_modes, search_mode, chat_models, chat_model"}
+      200:
+        description: >-
+          top_k, max_depth, search_modes, search_mode, chat_models, chat_model, and
+          formats: the file extensions an upload may have
     """
+    from treerag.ingest.loaders import SUPPORTED
+
     ctx = await context_for(request)
     return _json(
         {
@@ -112,6 +117,7 @@ async def settings(request: Request) -> Response:
             # "" is the offline reasoner; the page sends a choice back as the run's context.
             "chat_models": [ctx.chat_model],
             "chat_model": ctx.chat_model,
+            "formats": sorted(SUPPORTED),
         }
     )
 
@@ -125,7 +131,7 @@ async def upload_docs(request: Request) -> Response:
       200:
         description: >-
           application/x-ndjson, one event a line: file_started, batch, file_done,
-          file_skipped, finished; error when ingestion fails
+          file_skipped, file_duplicate, finished; error when ingestion fails
       400: {description: not a multipart upload, or too many files}
       413: {description: a file is larger than TREERAG_UPLOAD_MAX_MB}
     """
