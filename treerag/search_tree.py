@@ -28,6 +28,7 @@ CHUNK_KEYS = (
     "error",
     "cached",
     "child_thread_id",
+    "not_asked",
 )
 
 
@@ -118,7 +119,7 @@ class TreeFold:
                         chunk["child"] = node
         elif kind == "chunks_retrieved" and tid in self.nodes:
             self.nodes[tid]["chunks"] = [_chunk(c) for c in event["chunks"]]
-        elif kind in ("chunk_judged", "subrun_started") and tid in self.nodes:
+        elif kind in ("chunk_judged", "subrun_started", "followup_not_asked") and tid in self.nodes:
             fields = {k: v for k, v in event.items() if k in CHUNK_KEYS and v not in ("", None)}
             for chunk in self.nodes[tid]["chunks"]:
                 if chunk["chunk_id"] == event["chunk_id"]:
@@ -187,7 +188,8 @@ def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
                 label += f" [dim]— {escape(shorten(chunk['reason'], 100))}[/]"
             branch = parent.add(label)
             if chunk.get("followup") and not chunk.get("child_thread_id"):
-                branch.add(f"[dim]↳ {escape(chunk['followup'])} (not asked)[/]")
+                why = f": {chunk['not_asked']}" if chunk.get("not_asked") else ""
+                branch.add(f"[dim]↳ {escape(chunk['followup'])} (not asked{escape(why)})[/]")
             elif chunk.get("followup"):
                 sub = branch.add(f"[cyan]↳ {escape(chunk['followup'])}[/]")
                 if chunk.get("child"):

@@ -35,29 +35,41 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     is split evenly among them, so the first branches cannot spend the budget of the later
     ones. The sub-runs' chunks are fetched here, in rank order (`retrieve.allocate`), so no
     two of them, nor they and the tree above them, hold the same chunk; a follow-up that
-    finds nothing new is not asked.
+    finds nothing new is not asked. A partial chunk whose follow-up is not asked records why
+    (`not_asked`, shown in the tree).
     """
     ctx = context_of(runtime)
     chunks = state.get("chunks", [])
     depth = state.get("depth", 0)
-    if depth >= ctx.max_depth or any(c.get("score") == 2 for c in chunks):
-        return {}
+    if depth >= ctx.max_depth:
+        return _not_asked(state, {}, f"depth limit (max_depth={ctx.max_depth})")
+    if any(c.get("score") == 2 for c in chunks):
+        return _not_asked(state, {}, "another chunk of this run answers the question")
     useful = [f"{c.get('title', '')}\n{c.get('text', '')}" for c in chunks if c.get("score")]
     if ctx.offline and covers(state["question"], useful):
-        return {}
+        return _not_asked(state, {}, "the chunks found already cover the question")
     share = state.get("call_share") or ctx.max_llm_calls
     available = share - state.get("llm_calls", 0) - 1
     affordable = min(ctx.max_subqueries, available // (ctx.top_k + 1))
     asked = [*state.get("asked", []), state["question"]]
     chosen: list[ChunkRecord] = []
+    why: dict[str, str] = {}
     for chunk in sorted(
         (c for c in chunks if c.get("score") == 1 and c.get("followup")), key=lambda c: c["rank"]
     ):
-        if len(chosen) < affordable and is_new(chunk["followup"], asked):
+        if not is_new(chunk["followup"], asked):
+            why[chunk["chunk_id"]] = "duplicate of an earlier question"
+        elif len(chosen) >= affordable:
+            why[chunk["chunk_id"]] = (
+                f"max_subqueries={ctx.max_subqueries} reached"
+                if len(chosen) >= ctx.max_subqueries
+                else f"budget spent (max_llm_calls={ctx.max_llm_calls})"
+            )
+        else:
             asked.append(chunk["followup"])
             chosen.append(chunk)
     if not chosen:
-        return {}
+        return _not_asked(state, why)
     seen = [*state.get("seen_chunk_ids", []), *(c["chunk_id"] for c in chunks)]
     fetched = await asyncio.to_thread(allocate, ctx, [c["followup"] for c in chosen], seen)
     ledger = ledger_for(
@@ -75,7 +87,40 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     ]
     for record in planned:
         record["call_share"] = max(ctx.top_k + 1, available // len(planned))
-    return {"chunks": planned, "asked": asked} if planned else {}
+    started = {record["chunk_id"] for record in planned}
+    for chunk, found in zip(chosen, fetched, strict=True):
+        if chunk["chunk_id"] not in started:
+            why[chunk["chunk_id"]] = (
+                f"budget spent (max_llm_calls={ctx.max_llm_calls})"
+                if found
+                else "it finds no chunk the tree does not hold already"
+            )
+    skipped = _not_asked(state, why)
+    if not planned:
+        return skipped
+    return {"chunks": [*planned, *skipped.get("chunks", [])], "asked": asked}
+
+
+def _not_asked(state: RagState, why: dict[str, str], reason: str = "") -> dict:
+    """Record on each partial chunk why its follow-up has no sub-run; the tree shows it.
+
+    `why` gives the reason by chunk id; `reason`, when given, holds for every partial chunk
+    with a follow-up (depth limit, a chunk that answers, the question covered).
+    """
+    records = [
+        ChunkRecord(chunk_id=c["chunk_id"], not_asked=why.get(c["chunk_id"], reason))
+        for c in state.get("chunks", [])
+        if c.get("score") == 1 and c.get("followup") and why.get(c["chunk_id"], reason)
+    ]
+    for record in records:
+        emit(
+            "followup_not_asked",
+            thread_id=state.get("thread_id", ""),
+            root_thread_id=state.get("root_thread_id", ""),
+            depth=state.get("depth", 0),
+            **record,
+        )
+    return {"chunks": records} if records else {}
 
 
 def route_followups(state: RagState) -> list[Send]:

@@ -35,6 +35,8 @@ class ChunkRecord(TypedDict, total=False):
     """Whether the verdict came from the persistent judge cache."""
     child_thread_id: str
     """thread_id of the sub-run this chunk caused (score 1 only)."""
+    not_asked: str
+    """Why a partial chunk's follow-up got no sub-run (depth limit, budget, duplicate…)."""
     sub_answer: str
     """The sub-run's answer, which completes this chunk."""
     sub_evidence: list[dict[str, Any]]
