@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.clients.server import ingest_sample, langgraph_server
+from tests.clients.server import ingest_sample, langgraph_server, server_log
 from tests.clients.web_support import (
     ask,
     chat_turn,
@@ -45,6 +45,8 @@ The notice of Ysolde Marrick was copied into the harbour book verbatim: {MARKUP_
 written on it, and below that <img src="x" onerror="window.__pwned = 2"> was drawn in ink.
 """
 GRAPH_PATH = "Alpha —member of→ Beta ←built by— Gamma"
+GRAPH_FOUND = {"kind": "graph", "path": ["Aldous Brennick", "Port Veyra"]}
+KEYWORD_FOUND = {"kind": "keyword", "path": ["Documents", "a.md"]}
 CANNED_TAIL = "beta [1]\n\n- one `<img src=x onerror=window.__pwned=4>`\n- two <img src=x onerror=window.__pwned=5>"
 CANNED_ANSWER = "**Alpha** " + CANNED_TAIL
 
@@ -113,6 +115,8 @@ def test_page_and_json_routes_are_served(web_server):
     assert http(f"{web_server}/ui/api/chunk/not..valid")[0] == 400
     assert http(f"{web_server}/ui/api/chunk/0123456789abcdef")[0] == 404
     assert http(f"{web_server}/ui/api/tree/no-such-thread-t1")[0] == 404
+    # The server's startup log names the page, not only the API.
+    assert f"treerag chat page: {web_server}/ui" in server_log(web_server)
 
 
 def test_trees_of_api_runs_are_rebuilt_from_the_server_checkpointer(web_server):
@@ -331,8 +335,11 @@ def _sse(events: list[tuple[str, dict[str, Any]]]) -> str:
     return "".join(f"event: {kind}\r\ndata: {json.dumps(data)}\r\n\r\n" for kind, data in events)
 
 
-def _canned_run(root: str) -> list[tuple[str, dict[str, Any]]]:
-    """A small run in the stream protocol: a sub-run, a failed judge, structured context."""
+def _canned_run(root: str, history: list[dict[str, Any]] | None = None) -> list[tuple[str, dict]]:
+    """A small run in the stream protocol: a sub-run, a failed judge, structured context.
+
+    `history` is the conversation before this turn (its messages), for a second turn.
+    """
     child = f"{root}/2"
     at = {"root_thread_id": root}
 
@@ -351,10 +358,24 @@ def _canned_run(root: str) -> list[tuple[str, dict[str, Any]]]:
             chunks=[
                 {"chunk_id": "c1", "rank": 1, "title": "Alpha", "source": source},
                 {"chunk_id": "c2", "rank": 2, "title": "Beta", "source": "/docs/beta.md"},
+                {"chunk_id": "c4", "rank": 3, "title": "Delta", "found_by": GRAPH_FOUND},
+                {"chunk_id": "c5", "rank": 4, "title": "Epsilon", "found_by": KEYWORD_FOUND},
             ],
         ),
-        custom("chunk_judged", root, 0, chunk_id="c1", score=2, reason="says it", quote="Q1"),
+        custom(
+            "chunk_judged",
+            root,
+            0,
+            chunk_id="c1",
+            score=2,
+            reason="says it",
+            quote="Q1",
+            cached=True,
+        ),
         custom("chunk_judged", root, 0, chunk_id="c2", score=1, reason="half", followup="F?"),
+        custom("chunk_judged", root, 0, chunk_id="c4", score=1, reason="part", followup="H?"),
+        custom("chunk_judged", root, 0, chunk_id="c5", score=0, reason="no"),
+        custom("followup_not_asked", root, 0, chunk_id="c4", not_asked="max_subqueries=1 reached"),
         custom("subrun_started", root, 0, chunk_id="c2", child_thread_id=child, question="F?"),
         custom("run_started", child, 1, question="F?", parent_thread_id=root, parent_chunk_id="c2"),
         custom("chunks_retrieved", child, 1, chunks=[{"chunk_id": "c3", "rank": 1, "title": "G"}]),
@@ -371,6 +392,7 @@ def _canned_run(root: str) -> list[tuple[str, dict[str, Any]]]:
             "values",
             {
                 "messages": [
+                    *(history or []),
                     {"type": "human", "content": "Canned?", "id": "h"},
                     {
                         "type": "ai",
@@ -415,7 +437,9 @@ def test_stream_protocol_is_folded_into_the_tree(page, web_server):
     assert "<img src=x onerror=window.__pwned=5>" in answer.locator("li").nth(1).inner_text()
     assert answer.locator("img").count() == 0
     assert page.evaluate("typeof window.__pwned") == "undefined"
-    assert page.locator(".msg.ai .meta").inner_text() == "canned · 4 LLM calls"
+    # The tree's LLM calls, and the verdicts the judge cache gave without one.
+    meta = page.locator(".msg.ai .meta").inner_text()
+    assert meta == "canned · 4 LLM calls · 1 verdict from the judge cache"
     tree = page.locator(f".tree-turn[data-tree-id='{root}']")
     c1 = tree.locator(".chunk[data-chunk-id='c1']")
     assert "score-2" in c1.get_attribute("class") and "cited" in c1.get_attribute("class")
@@ -431,6 +455,21 @@ def test_stream_protocol_is_folded_into_the_tree(page, web_server):
     failed = sub.locator(".chunk.judge-error.score-0")
     assert failed.locator(".reason-line").inner_text() == "error: timeout after 60 s"
     assert sub.locator(".sub-answer").inner_text() == "sub answer"
+    # A follow-up with no sub-run says why.
+    tree.locator(".chunk[data-chunk-id='c4'] > .chunk-head").click()
+    unasked = tree.locator(".chunk[data-chunk-id='c4'] .followup")
+    why = unasked.evaluate("e => getComputedStyle(e, '::after').content")
+    assert why == '" (not asked: max_subqueries=1 reached)"'
+    # Chunks found by the graph or the keyword tree carry the path that led to them.
+    badges = {
+        cid: tree.locator(f".chunk[data-chunk-id='{cid}'] > .chunk-head .found-by").inner_text()
+        for cid in ("c4", "c5")
+    }
+    assert badges == {
+        "c4": "via graph: Aldous Brennick → Port Veyra",
+        "c5": "via keyword: Documents › a.md",
+    }
+    assert c1.locator(".found-by").count() == 0  # a hybrid hit has none
     # The knowledge-graph path is drawn: entities as nodes, relations as labelled edges.
     notes = tree.locator(".run.depth-0 > .run-notes")
     graph = notes.locator("svg.graph-diagram")
@@ -448,3 +487,50 @@ def test_stream_protocol_is_folded_into_the_tree(page, web_server):
     page.click(".msg.ai .answer .cite")
     assert tree.locator(".chunk.highlight").get_attribute("data-chunk-id") == "c1"
     screenshot(page, "canned-diagrams.png")
+
+
+def test_the_tree_pane_shows_each_new_turn(page, web_server):
+    """The second turn's tree is scrolled to the top of the tree pane, not left below turn 1."""
+    history = [
+        {"type": "human", "content": "Canned?", "id": "h1"},
+        {"type": "ai", "content": CANNED_ANSWER, "id": "a1"},
+    ]
+    bodies = [_sse(_canned_run("canned-t1")), _sse(_canned_run("canned-t2", history))]
+    page.route(
+        "**/runs/stream",
+        lambda route: route.fulfill(
+            status=200, content_type="text/event-stream", body=bodies.pop(0)
+        ),
+    )
+    ask(page, web_server, "Canned?")
+    ask(page, web_server, "Canned?")
+    top, scrolled = page.evaluate(
+        """() => {
+          const pane = document.getElementById("trees");
+          const turn = pane.querySelector(".tree-turn[data-turn='2']");
+          return [turn.getBoundingClientRect().top - pane.getBoundingClientRect().top, pane.scrollTop];
+        }"""
+    )
+    assert scrolled > 0 and 0 <= top <= 16, (top, scrolled)
+    screenshot(page, "second-turn-tree.png")
+
+
+@pytest.mark.parametrize("width", [420, 320])
+def test_a_narrow_window_shows_the_whole_ask_button(browser, web_server, width):
+    from playwright.sync_api import expect
+
+    from treerag.ingest.loaders import SUPPORTED
+
+    with open_page(browser, web_server, viewport={"width": width, "height": 760}) as page:
+        # The upload hint and the file picker list what the loader accepts, from the server.
+        expect(page.locator("#docs-formats")).to_have_text(", ".join(sorted(SUPPORTED)))
+        assert page.locator("#docs-file").get_attribute("accept") == ",".join(sorted(SUPPORTED))
+        page.click("#run-settings summary")
+        send = page.locator("#send")
+        send.scroll_into_view_if_needed()
+        box, pane = send.bounding_box(), page.locator(".chat-pane").bounding_box()
+        assert box["width"] >= 40 and pane["x"] <= box["x"]
+        assert box["x"] + box["width"] <= pane["x"] + pane["width"] <= width, (box, pane)
+        middle = (box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        assert page.evaluate("([x, y]) => document.elementFromPoint(x, y).id", middle) == "send"
+        screenshot(page, f"narrow-ask-{width}.png")

@@ -9,8 +9,11 @@ documents (list, upload, delete, rebuild; `treerag.web.documents`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,7 @@ from treerag.server.identity import Identity
 from treerag.server.run_guard import CancelOnDisconnectGuard
 from treerag.server.web_guard import require_identity, require_tree_access
 
+log = logging.getLogger(__name__)
 STATIC_DIR = Path(__file__).parent / "static"
 CHUNK_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 THREAD_ID = re.compile(r"^[A-Za-z0-9_./-]{1,200}$")
@@ -235,8 +239,21 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return response
 
 
+@contextlib.asynccontextmanager
+async def announce_page(app: Starlette) -> AsyncIterator[None]:
+    """Log the chat page's address at startup: `langgraph dev`'s banner names only its API.
+
+    The server puts its own base URL in LANGGRAPH_API_URL before it starts the app.
+    """
+    base = os.environ.get("LANGGRAPH_API_URL", "").rstrip("/")
+    if base:
+        log.info("treerag chat page: %s/ui", base)
+    yield
+
+
 app = Starlette(
     routes=_routes(),
+    lifespan=announce_page,
     exception_handlers={HTTPException: _http_error},
     # langgraph-api runs a custom app's middleware in front of its own API routes too.
     middleware=[Middleware(CancelOnDisconnectGuard)],

@@ -172,9 +172,22 @@ export class TurnView {
     this.el.classList.remove("streaming");
     this.el.setAttribute("aria-busy", "false");
     this.render(text, meta.citations || []);
+    this.meta = meta;
+    this.showCost();
+  }
+
+  // What the turn cost: LLM calls over the whole search tree, or the offline reasoner's
+  // steps (no LLM at all), and the verdicts the judge cache gave for free (a question asked
+  // again costs only its answer).
+  showCost(cached = 0) {
+    const meta = this.meta || {};
+    const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+    const offline = String(meta.reasoner || "").startsWith("offline");
     const parts = [];
-    if (meta.reasoner) parts.push(meta.reasoner);
-    if (meta.llm_calls !== undefined) parts.push(`${meta.llm_calls} LLM calls`);
+    if (offline) parts.push("offline reasoner, no LLM");
+    else if (meta.reasoner) parts.push(meta.reasoner);
+    if (meta.llm_calls !== undefined) parts.push(plural(meta.llm_calls, offline ? "reasoner step" : "LLM call"));
+    if (cached) parts.push(`${plural(cached, "verdict")} from the judge cache`);
     this.metaEl.textContent = parts.join(" · ");
   }
 

@@ -36,6 +36,7 @@ function newTurn(question) {
   turn.view = new TurnView(no, { onCite: (chunkId) => focusChunk(turn, chunkId) });
   $("trees").appendChild(turn.tree.section);
   app.turns.push(turn);
+  turn.tree.reveal(); // the new turn's tree, not the first one's, is what the pane shows
   return turn;
 }
 
@@ -50,6 +51,7 @@ function finalizeTurn(turn, text, meta) {
   if (meta.tree_thread_id && !turn.tree.treeId) turn.tree.setId(meta.tree_thread_id);
   turn.citations = (meta.citations || []).map((c) => c.chunk_id);
   turn.tree.markCited(turn.citations);
+  turn.view.showCost(turn.tree.cachedCount());
 }
 
 // The cited chunk: scroll the tree to it, highlight it and show its text.
@@ -186,6 +188,7 @@ async function loadTree(turn, treeId, { partial = false } = {}) {
   try {
     turn.tree.load(await fetchJSON(`/ui/api/tree/${treeId.split("/").map(encodeURIComponent).join("/")}`));
     if (turn.citations) turn.tree.markCited(turn.citations);
+    if (turn.view.finalized) turn.view.showCost(turn.tree.cachedCount());
   } catch (err) {
     const text = partial ? "no search tree was saved before the turn failed" : `the search tree could not be rebuilt: ${err.message}`;
     turn.tree.notice(text, partial ? "tree-notice" : "tree-notice error");
@@ -246,6 +249,7 @@ async function openThread(threadId) {
     app.messageCount = messages.length;
     scrollMessages();
     await Promise.all(loads);
+    if (app.turns.length) app.turns[app.turns.length - 1].tree.reveal();
     const owner = conversations.sharedBy(threadId);
     setStatus(owner ? `shared by ${owner} · read-only: a question starts a new chat` : "ready");
   } catch (err) {
@@ -294,7 +298,7 @@ function init() {
   $("new-chat").addEventListener("click", newChat);
   $("refresh-threads").addEventListener("click", () => conversations.load());
   documents.init();
-  settings.load();
+  settings.load().then(() => documents.setFormats(settings.defaults.formats));
   conversations.load();
   const match = /thread=([^&]+)/.exec(location.hash);
   if (match) openThread(decodeURIComponent(match[1]));

@@ -4,7 +4,6 @@
 import { authedFetch, errorDetail, fetchJSON, forgetChunks, readNDJSON } from "./api.js";
 import { $, armConfirm, basename, clear, el, humanSize, setStatus } from "./dom.js";
 
-export const ACCEPT = [".txt", ".md", ".markdown", ".pdf", ".json", ".jsonl"];
 const STORE_NAMES = { keyword_tree: "keyword tree", knowledge_graph: "knowledge graph" };
 
 export class Documents {
@@ -21,8 +20,14 @@ export class Documents {
     this.uploading = false;
   }
 
+  // The file types an upload may have, as the server's loader lists them (GET /ui/api/settings).
+  setFormats(formats) {
+    if (!formats || !formats.length) return;
+    this.input.accept = formats.join(",");
+    $("docs-formats").textContent = formats.join(", ");
+  }
+
   init() {
-    this.input.accept = ACCEPT.join(",");
     $("open-docs").addEventListener("click", () => this.open());
     $("close-docs").addEventListener("click", () => this.dialog.close());
     $("docs-choose").addEventListener("click", () => this.input.click());
@@ -186,7 +191,9 @@ export class Documents {
         break;
       }
       case "file_done": {
-        const row = this.setRow(ev.name, "done", `added ${ev.chunks_added} chunk${ev.chunks_added === 1 ? "" : "s"}`);
+        const chunks = `${ev.chunks_added} chunk${ev.chunks_added === 1 ? "" : "s"}`;
+        const text = ev.status === "unchanged" ? "unchanged: already ingested" : `${ev.status === "updated" ? "updated" : "added"} ${chunks}`;
+        const row = this.setRow(ev.name, "done", text);
         row.bar.max = 1;
         row.bar.value = 1;
         break;
@@ -195,10 +202,19 @@ export class Documents {
         this.setRow(ev.name, "skipped", `skipped: ${ev.reason}`).bar.hidden = true;
         if (!this.skipped.querySelector(`[data-name="${CSS.escape(ev.name)}"]`)) this.addSkipped(ev.name, ev.reason);
         break;
-      case "finished":
-        for (const s of ev.skipped || []) if (!this.skipped.querySelector(`[data-name="${CSS.escape(s.name)}"]`)) this.addSkipped(s.name, s.reason);
-        this.say(`Added ${(ev.added || []).length}, skipped ${(ev.skipped || []).length}.`, (ev.skipped || []).length ? "warn" : "ok");
+      case "file_duplicate":
+        // Its text is already stored under another name: the list shows that one.
+        this.setRow(ev.name, "duplicate", ev.reason).bar.hidden = true;
         break;
+      case "finished": {
+        for (const s of ev.skipped || []) if (!this.skipped.querySelector(`[data-name="${CSS.escape(s.name)}"]`)) this.addSkipped(s.name, s.reason);
+        const duplicates = (ev.duplicates || []).length;
+        const parts = [`Added ${(ev.added || []).length}`];
+        if (duplicates) parts.push(`${duplicates} duplicate${duplicates === 1 ? "" : "s"} of stored files`);
+        parts.push(`skipped ${(ev.skipped || []).length}`);
+        this.say(`${parts.join(", ")}.`, (ev.skipped || []).length || duplicates ? "warn" : "ok");
+        break;
+      }
       case "error":
         this.say(`the upload failed: ${ev.message}`, "error");
         break;

@@ -10,6 +10,20 @@ import { graphDiagram, keywordDiagram } from "./diagrams.js";
 import { basename, clear, copyButton, el, shorten, textEl } from "./dom.js";
 
 const VERDICT = ["irrelevant", "partial", "sufficient"];
+const FOUND_BY = { graph: { label: "via graph", sep: " → " }, keyword: { label: "via keyword", sep: " › " } };
+
+// A chunk the knowledge graph or the keyword tree found (not hybrid search): a small badge
+// with the path that led to it, e.g. "via graph: Aldous Brennick → Port Veyra".
+function foundBy(found) {
+  if (!found || !FOUND_BY[found.kind]) return null;
+  const { label, sep } = FOUND_BY[found.kind];
+  const path = (Array.isArray(found.path) ? found.path : []).map(String).join(sep);
+  const text = path ? `${label}: ${path}` : label;
+  const badge = textEl("span", `found-by found-by-${found.kind}`, text);
+  badge.title = text;
+  badge.dataset.kind = found.kind;
+  return badge;
+}
 
 export class TreeView {
   constructor(turnNo, question) {
@@ -54,6 +68,7 @@ export class TreeView {
         break;
       case "chunk_judged":
       case "subrun_started":
+      case "followup_not_asked":
         if (run && run.chunks.has(ev.chunk_id)) this.updateChunk(run.chunks.get(ev.chunk_id), ev);
         break;
       case "subrun_finished":
@@ -204,6 +219,7 @@ export class TreeView {
     const head = el("div", { cls: "chunk-head", attrs: { role: "button", tabindex: "0", "aria-expanded": "false" } }, [
       badge,
       textEl("span", "chunk-title", title),
+      foundBy(chunk.found_by),
       reasonLine,
       el("span", {
         cls: "retrieval",
@@ -270,6 +286,8 @@ export class TreeView {
       ref.li.classList.add("has-child");
       ref.followup.classList.add("asked");
     }
+    // Why the follow-up got no sub-run (depth limit, budget, a duplicate…): style.css shows it.
+    if (fields.not_asked) ref.followup.dataset.why = `: ${fields.not_asked}`;
   }
 
   show(node, text) {
@@ -296,6 +314,18 @@ export class TreeView {
     } catch (err) {
       ref.text.textContent = `could not load the chunk: ${err.message}`;
     }
+  }
+
+  // Verdicts that came from the judge cache (they cost no call).
+  cachedCount() {
+    return this.section.querySelectorAll(".chunk.cached").length;
+  }
+
+  // Scroll the tree pane (only it) to this turn's tree.
+  reveal() {
+    const pane = this.section.parentElement;
+    if (!pane) return;
+    pane.scrollTop += this.section.getBoundingClientRect().top - pane.getBoundingClientRect().top;
   }
 
   // The chunk a citation points at: the root run's chunk first, else any run's.
