@@ -5,24 +5,32 @@ Run from the repository root::
     python benchmarks/quality.py                       # hotpotqa_100 and rgb_zh_300, all questions
     python benchmarks/quality.py --limit 20            # the first 20 questions of each set
     python benchmarks/quality.py --sets hotpotqa_100   # one dev set
+    python benchmarks/quality.py --sets rgb_zh_300_s,rgb_zh_300_t --limit 30   # both scripts
+    python benchmarks/quality.py --modes naive,full    # some modes only
     python benchmarks/quality.py --write               # also splice the results into BENCHMARKS.md
     python benchmarks/quality.py --sets rgb_zh_300 --dump zh.json   # per-question rows
     python benchmarks/quality.py --render hp.json zh.json --write   # publish earlier runs
 
 Each dev set's passages are ingested one per chunk (as `treerag eval` does) into `--data-dir`,
-reused between runs. Every question is answered twice with the offline reasoner and default
-settings (top_k 5, max_depth 2, max_llm_calls 60), each cold (empty embedding memo, a judge
-cache of its own for the run):
+reused between runs; the ingest builds the keyword tree and the passage-entity graph too.
+`rgb_zh_300_s` / `rgb_zh_300_t` are the first `--limit` questions of rgb_zh_300 over the
+passages pooled for them only, in Simplified script and converted to Traditional (OpenCC
+s2t, questions, answers and passages). Every question is answered in each mode with the
+offline reasoner and default settings (top_k 5, max_depth 2, max_llm_calls 60), each cold
+(empty embedding memo, a judge cache of its own for the mode):
 
 - naive: hybrid retrieval of the top 5, answered over all of it (`treerag.eval.runner.run_naive`);
-- full: `treerag.api.ask`, the whole recursive tree.
+- full-none: `treerag.api.ask`, the whole recursive tree, hybrid search alone (structure none);
+- full-keyword / full-graph: the tree with the keyword tree's / the graph's candidates;
+- full: the tree with both (the default).
 
-Reported per mode: recall@2 and recall@5 of the gold passages in the ranked evidence, capped
+Reported per mode: recall@2, @5 and @10 of the gold passages in the ranked evidence, capped
 (|gold ∩ top-k| / min(k, |gold|): rgb_zh_300 has ~8 gold passages a question, see its
-SOURCES.md; for hotpotqa's two gold titles it is plain recall), the share of answers that
-contain a gold answer string (SQuAD-normalised), citation precision (the share of cited
-sentences found, whitespace-normalised, in the text of the chunk their [n] names), LLM-role
-calls per question, latency and the time to the first answer token.
+SOURCES.md; for hotpotqa's two gold titles it is plain recall; naive's evidence is its 5
+hits), the share of answers that contain a gold answer string (SQuAD-normalised), citation
+precision (the share of cited sentences found, whitespace-normalised, in the text of the
+chunk their [n] names), LLM-role calls per question, latency and the time to the first
+answer token.
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -61,9 +70,16 @@ DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 SETS = {
     "hotpotqa_100": ("questions.json", "corpus.json", "hotpotqa"),
     "rgb_zh_300": ("questions.jsonl", "corpus.jsonl", "generic"),
+    # The first --limit questions of rgb_zh_300 over the passages pooled for them only
+    # (`pooled_copy`), in Simplified script (_s) and converted to Traditional (_t, OpenCC s2t).
+    "rgb_zh_300_s": ("questions.jsonl", "corpus.jsonl", "generic"),
+    "rgb_zh_300_t": ("questions.jsonl", "corpus.jsonl", "generic"),
 }
 BENCH_DATA = Path(tempfile.gettempdir()) / "treerag-bench"
-KS = (2, 5)
+KS = (2, 5, 10)
+MODES = ("naive", "full-none", "full-keyword", "full-graph", "full")
+"""naive; the tree without structure; with the keyword tree; with the graph; with both."""
+STRUCTURE = {"full-none": "none", "full-keyword": "keyword", "full-graph": "graph", "full": "both"}
 CALLS_GOAL = 20
 GOLD_GAIN_GOAL = 0.05
 _CITED = re.compile(r"(.+?)\s*\[(\d+)\]")
@@ -124,51 +140,94 @@ class _Rows:
         return self.store.get(ids) if ids else []
 
 
-def open_set(name: str, data_dir: Path) -> tuple[Dataset, Store]:
+def pooled_copy(data_dir: Path, limit: int | None, traditional: bool) -> Path:
+    """rgb_zh_300's first `limit` questions and their pooled passages, maybe in Traditional.
+
+    The corpus file lists each question's pool in question order, so it is cut where the
+    pool of question `limit` begins (its first gold passage). Made once per folder.
+    """
+    from opencc import OpenCC
+
+    script = "t" if traditional else "s"
+    folder = data_dir / f"rgb_zh_300_{script}{'' if limit is None else f'_{limit}'}"
+    if (folder / "corpus.jsonl").exists():
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
+    source = DATASETS / "rgb_zh_300"
+    questions = (source / "questions.jsonl").read_text("utf-8").splitlines()
+    corpus = (source / "corpus.jsonl").read_text("utf-8").splitlines()
+    if limit is not None and limit < len(questions):
+        where = {json.loads(line)["id"]: i for i, line in enumerate(corpus)}
+        cut = min(where[g] for g in json.loads(questions[limit])["gold_ids"])
+        questions, corpus = questions[:limit], corpus[:cut]
+    s2t = OpenCC("s2t") if traditional else None
+    for name, lines in (("questions.jsonl", questions), ("corpus.jsonl", corpus)):
+        out = []
+        for line in lines:
+            record = json.loads(line)
+            for key in ("question", "text", "title"):
+                if record.get(key) and s2t is not None:
+                    record[key] = s2t.convert(record[key])
+            if "answers" in record and s2t is not None:
+                record["answers"] = [s2t.convert(a) for a in record["answers"]]
+            out.append(json.dumps(record, ensure_ascii=False))
+        partial = folder / f"{name}.partial"
+        partial.write_text("\n".join(out) + "\n", "utf-8")
+        partial.replace(folder / name)
+    return folder
+
+
+def open_set(name: str, data_dir: Path, limit: int | None = None) -> tuple[Dataset, Store]:
     questions_file, corpus_file, fmt = SETS[name]
-    folder = DATASETS / name
+    if name in ("rgb_zh_300_s", "rgb_zh_300_t"):
+        folder = pooled_copy(data_dir, limit, traditional=name.endswith("_t"))
+    else:
+        folder = DATASETS / name
     dataset = load_dataset(folder / questions_file, folder / corpus_file, fmt)  # type: ignore[arg-type]
-    return dataset, prepare_store(dataset, Context(data_dir=str(data_dir), chat_model=""))
+    started = time.perf_counter()
+    store = prepare_store(dataset, Context(data_dir=str(data_dir), chat_model=""))
+    if store.report is not None and store.report.written:
+        print(f"  {name}: ingested in {time.perf_counter() - started:.0f} s", flush=True)
+    return dataset, store
 
 
 async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
-    """Both modes over one dev set; one row per question."""
+    """Every mode over one dev set; one row per question."""
     from treerag.api import ask
 
     started = time.perf_counter()
-    dataset, store = open_set(name, args.data_dir)
+    dataset, store = open_set(name, args.data_dir, args.limit)
     questions = dataset.limited(args.limit)
+    modes = [m for m in args.modes.split(",") if m]
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="treerag-quality-") as tmp:
-        naive_ctx = mode_context(store, "naive", Path(tmp), None)
-        full_ctx = mode_context(store, "full", Path(tmp), None)
-        texts = _Rows(full_ctx)
-        warm_up(full_ctx, questions[0].question)
+        contexts = {
+            mode: replace(
+                mode_context(store, "naive" if mode == "naive" else "full", Path(tmp) / mode, None),
+                structure=STRUCTURE.get(mode, "none"),
+            )
+            for mode in modes
+        }
+        texts = _Rows(contexts[modes[-1]])
+        warm_up(contexts[modes[-1]], questions[0].question)
         for i, q in enumerate(questions, 1):
             gold = set(q.gold)
-            forget_offline_memo(naive_ctx)
-            naive = await run_naive(q.question, naive_ctx)
-            naive_cited = {n: e["chunk_id"] for n, e in enumerate(naive.evidence, 1)}
-            forget_offline_memo(full_ctx)
-            first = _FirstToken()
-            full = await ask(q.question, full_ctx, on_token=first)
-            full_cited = {c["n"]: c["chunk_id"] for c in full["citations"]}
-            row: dict[str, Any] = {}
-            for mode, answer, evidence, cited, calls, latency, ttft in (
-                ("naive", naive.answer, naive.evidence, naive_cited, 1, naive.latency_s, None),
-                (
-                    "full",
-                    full["answer"],
-                    full["evidence"],
-                    full_cited,
-                    full["llm_calls"],
-                    full["elapsed_s"],
-                    first.seconds,
-                ),
-            ):
+            row: dict[str, Any] = {"question": q.question, "answers": list(q.answers)}
+            for mode, ctx in contexts.items():
+                forget_offline_memo(ctx)
+                if mode == "naive":
+                    naive = await run_naive(q.question, ctx)
+                    answer, evidence = naive.answer, naive.evidence
+                    cited = {n: e["chunk_id"] for n, e in enumerate(naive.evidence, 1)}
+                    calls, latency, ttft = 1, naive.latency_s, None
+                else:
+                    first = _FirstToken()
+                    full = await ask(q.question, ctx, on_token=first)
+                    answer, evidence = full["answer"], full["evidence"]
+                    cited = {c["n"]: c["chunk_id"] for c in full["citations"]}
+                    calls, latency, ttft = full["llm_calls"], full["elapsed_s"], first.seconds
                 keys = evidence_keys(evidence, dataset, store)
                 hits, cites = citation_hits(answer, cited, texts)  # type: ignore[arg-type]
-                row["question"], row["answers"] = q.question, list(q.answers)
                 row[mode] = {
                     "answer": answer,
                     **{k: capped_recall(keys, gold, k) for k in KS},
@@ -181,13 +240,14 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
                 }
             rows.append(row)
             if i % 10 == 0 or i == len(questions):
+                summary = "; ".join(
+                    f"{m} R@5 {mean([r[m][5] for r in rows]):.3f} gold "
+                    f"{mean([r[m]['gold'] for r in rows]):.3f} calls p50 "
+                    f"{statistics.median([r[m]['calls'] for r in rows]):.0f}"
+                    for m in modes
+                )
                 print(
-                    f"  {name} [{i}/{len(questions)}] R@5 naive "
-                    f"{mean([r['naive'][5] for r in rows]):.3f} full "
-                    f"{mean([r['full'][5] for r in rows]):.3f}; gold naive "
-                    f"{mean([r['naive']['gold'] for r in rows]):.3f} full "
-                    f"{mean([r['full']['gold'] for r in rows]):.3f}; calls p50 "
-                    f"{statistics.median([r['full']['calls'] for r in rows]):.0f}; "
+                    f"  {name} [{i}/{len(questions)}] {summary}; "
                     f"elapsed {time.perf_counter() - started:.0f} s",
                     flush=True,
                 )
@@ -209,11 +269,11 @@ def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
         f"### {name}: {len(rows)} questions"
         f"{'' if limit is None else f' (--limit {limit})'}, runtime {result['seconds']:.0f} s",
         "",
-        "| mode | recall@2 | recall@5 | answer contains gold | citation precision "
+        "| mode | recall@2 | recall@5 | recall@10 | answer contains gold | citation precision "
         "| LLM calls p50 / p95 / mean | latency p50 (s) | first token p50 (s) |",
-        "|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
-    for mode in ("naive", "full"):
+    for mode in [m for m in MODES if m in rows[0]]:
         part = [r[mode] for r in rows]
         calls = [float(p["calls"]) for p in part]
         firsts = [p["first_token"] for p in part if p["first_token"] is not None]
@@ -221,6 +281,7 @@ def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
         lines.append(
             f"| {mode} | {mean([_recall(p, 2) for p in part]):.3f} "
             f"| {mean([_recall(p, 5) for p in part]):.3f} "
+            f"| {mean([_recall(p, 10) for p in part]):.3f} "
             f"| {mean([p['gold'] for p in part]):.3f} "
             f"| {hits / cites if cites else float('nan'):.3f} ({hits}/{cites}) "
             f"| {statistics.median(calls):.0f} / {percentile(calls, 95):.0f} / {mean(calls):.1f} "
@@ -232,7 +293,7 @@ def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
     calls_p50 = statistics.median([p["calls"] for p in full])
     before = _BEFORE_FIX.get(name)
     r5 = mean([_recall(p, 5) for p in full])
-    faithful = all(r[m]["cite_hits"] == r[m]["cites"] for r in rows for m in ("naive", "full"))
+    faithful = all(r[m]["cite_hits"] == r[m]["cites"] for r in rows for m in MODES if m in r)
     lines += [
         "",
         f"Goals: full calls p50 ≤ {CALLS_GOAL}: {calls_p50:.0f} "
@@ -280,7 +341,12 @@ async def run(args: argparse.Namespace) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated dev sets")
+    parser.add_argument(
+        "--sets", default="hotpotqa_100,rgb_zh_300", help=f"comma-separated: {', '.join(SETS)}"
+    )
+    parser.add_argument(
+        "--modes", default=",".join(MODES), help=f"comma-separated, naive first: {', '.join(MODES)}"
+    )
     parser.add_argument("--limit", type=int, default=None, help="first N questions of each set")
     parser.add_argument("--data-dir", type=Path, default=BENCH_DATA, help="ingested corpora")
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")

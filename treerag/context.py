@@ -15,6 +15,7 @@ SearchMode = Literal["dense", "sparse", "hybrid"]
 RankerType = Literal["auto", "rrf", "weighted", "model"]
 Analyzer = Literal["auto", "bigram", "jieba", "standard"]
 LocalJudge = Literal["model", "offline"]
+Structure = Literal["both", "keyword", "graph", "none"]
 
 
 GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600}
@@ -129,6 +130,18 @@ class Context:
     chunk_size: int = _setting(800, "Target chunk size in characters.")
     chunk_overlap: int = _setting(100, "Characters shared by neighbouring chunks.")
     top_k: int = _setting(5, "Chunks per retrieval.")
+    structure: Structure = _setting(
+        "both",
+        "Structured retrieval joining every run's candidates: keyword (chunks linked under the keywords the question names), graph (personalized PageRank over the passage-entity graph), both, or none (hybrid search alone).",
+    )
+    structure_k: int = _setting(
+        3,
+        "Candidates the keyword tree and the graph add to a run beyond top_k (judged like the rest; 0 = none).",
+    )
+    stores_dir: str = _setting(
+        "",
+        "Folder of the keyword tree and the knowledge graph; empty = the data dir's (the tenant's) own.",
+    )
     search_mode: SearchMode = _setting("hybrid", "Retrieval mode: dense, sparse (BM25) or hybrid.")
     ranker: RankerType = _setting(
         "auto",
@@ -220,6 +233,11 @@ class Context:
         from treerag.server.tenants import tenant_dir
 
         return tenant_dir(self.data_path, self.tenant)
+
+    @property
+    def stores_path(self) -> Path:
+        """Where the derived stores (keyword tree, knowledge graph) live."""
+        return Path(self.stores_dir).expanduser() if self.stores_dir else self.tenant_path
 
     @property
     def resolved_milvus_uri(self) -> str:

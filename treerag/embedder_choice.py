@@ -52,7 +52,7 @@ def resolve_embedder(ctx: Context, recorded: dict[str, Any] | None = None) -> st
     if ctx.embedding_model != AUTO:
         return ctx.embedding_model
     if recorded is None:
-        from treerag.retrievers.chunk_store import recorded_settings
+        from treerag.retrievers.collection_record import recorded_settings
 
         recorded = recorded_settings(ctx)
     return str(recorded.get("embedding") or ENGLISH_DEFAULT)

@@ -21,6 +21,7 @@ CHUNK_KEYS = (
     "title",
     "source",
     "retrieval_score",
+    "found_by",
     "score",
     "reason",
     "followup",
@@ -171,6 +172,13 @@ def distinct_part(question: str, parent: str) -> str:
     return q
 
 
+def found_by_text(found_by: dict[str, Any]) -> str:
+    """How a structured source found a chunk: "via graph: A → B → C", "via keyword: X › Y"."""
+    kind = found_by.get("kind", "")
+    joiner = " › " if kind == "keyword" else " → "
+    return f"via {kind}: {joiner.join(str(p) for p in found_by.get('path', []))}"
+
+
 def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
     """Render as a rich Tree: questions, chunks coloured by score, follow-ups, sub-trees."""
     from rich.markup import escape
@@ -182,6 +190,8 @@ def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:
             style = SCORE_STYLE.get(score, "dim") if score is not None else "dim"
             shown = score if score is not None else "…"
             label = f"[{style}]{shown}[/] {escape(chunk.get('title', ''))}"
+            if chunk.get("found_by"):
+                label += f" [blue]({escape(found_by_text(chunk['found_by']))})[/]"
             if chunk.get("error"):
                 label += f" [red]error: {escape(shorten(chunk['error'], 80))}[/]"
             elif chunk.get("reason"):
@@ -230,6 +240,8 @@ def to_mermaid(tree: dict[str, Any]) -> str:
         for chunk in node["chunks"]:
             cid = nid()
             text = f"{chunk.get('score', '?')} {chunk.get('title', '')}"
+            if chunk.get("found_by"):
+                text += f" ({found_by_text(chunk['found_by'])})"
             lines.append(f"  {node_id} --> {cid}[{label(text)}]")
             lines.append(f"  class {cid} s{chunk.get('score', 'x')}")
             if chunk.get("child"):

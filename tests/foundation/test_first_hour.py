@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -67,6 +68,9 @@ def test_kw_derive_reports_what_it_wrote_and_search_speaks_in_sentences(tmp_path
     docs = write_corpus(tmp_path / "docs")
     data = ["--data-dir", str(tmp_path / "data"), "--collection", "derive_counts"]
     assert runner.invoke(app, ["ingest", str(docs), *data]).exit_code == 0
+    # Ingest derives the keyword tree itself; derive one from scratch to read its counts.
+    assert (tmp_path / "data" / "keyword_tree").is_dir()
+    shutil.rmtree(tmp_path / "data" / "keyword_tree")
     first = runner.invoke(app, ["kw", "derive", *data], terminal_width=200)
     assert first.exit_code == 0, first.output
     store = ["--store", str(tmp_path / "data" / "keyword_tree")]

@@ -140,7 +140,7 @@ def test_cli_ingest_exit_codes_and_search(tmp_path):
     bad = subprocess.run(
         [*cli, "search", "x", "--mode", "fuzzy"], env=env, capture_output=True, text=True
     )
-    assert bad.returncode == 2 and "search_mode" in bad.stderr
+    assert bad.returncode == 2 and "--mode" in bad.stderr
     missing = subprocess.run(
         [*cli, "ingest", str(tmp_path / "nope")], env=env, capture_output=True, text=True
     )

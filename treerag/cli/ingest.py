@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.table import Table
@@ -126,17 +127,29 @@ def _print_report(report) -> None:
         console.print(said, highlight=False)
     for source in report.pruned_sources:
         console.print(f"[yellow]pruned[/] {_short(source)}")
-    for store, outcome in report.derived.items():
-        name = store.replace("_", " ")
-        if outcome == "updated":
-            console.print(f"{name}: the pruned files' entries were removed too")
-        elif outcome == "stale":
-            err_console.print(f"[yellow]{name} is stale[/]: run `treerag docs rebuild`")
+    _say_derived(report)
     console.print(
         f"{report.added} chunks added, {report.removed} removed, "
         f"{report.total_chunks} in the collection; {len(report.duplicates)} duplicate(s), "
         f"{len(report.skipped)} file(s) skipped."
     )
+
+
+def _say_derived(report: Any) -> None:
+    """Say whether the keyword tree and the graph followed the chunks, or why not."""
+    changes = report.derived_changes
+    followed = [s.replace("_", " ") for s, o in report.derived.items() if o == "updated"]
+    if followed and (changes.get("added") or changes.get("removed")):
+        console.print(
+            f"{' and '.join(followed)} updated: {changes.get('added', 0)} chunk(s) linked, "
+            f"{changes.get('removed', 0)} let go"
+        )
+    for store, outcome in report.derived.items():
+        if outcome == "stale":
+            err_console.print(
+                f"[yellow]{store.replace('_', ' ')} is stale[/] (the chunks went in; it could "
+                "not follow): run `treerag docs rebuild`"
+            )
 
 
 def _short(path: str) -> str:

@@ -211,16 +211,28 @@ def search_command(
     graph: Path = GraphOption,
     embed: str = EmbedOption,
 ) -> None:
-    """Find entities and edges by vector similarity."""
+    """Find entities and edges by vector similarity, and the names documents share by text.
+
+    The names come from the passage-entity graph every ingest keeps (titles, headings and
+    names shared across passages), the entities and edges from an extracted or imported
+    graph (`kg build`, `kg import`) when there is one.
+    """
     quiet_libraries()
     if kind not in ("entity", "edge", "all"):
         fail(f"unknown --kind {kind!r}; use entity, edge or all", code=2)
-    with graph_errors():
-        world = _load(graph_dir(graph), embed)
-        results = world.search(query, k, _KINDS[kind])
+    directory = graph_dir(graph)
+    names = _passage_names(directory, query, k) if kind != "edge" else []
     table = Table(title=f"graph search: {query}")
     for column in ("score", "kind", "what"):
         table.add_column(column)
+    for label, passages in names or []:
+        table.add_row("name", "entity", f"{label} (named by {passages} passage(s))")
+    if names is not None and not (directory / WORLD_FILE).exists():
+        console.print(table)
+        return
+    with graph_errors():
+        world = _load(directory, embed)
+        results = world.search(query, k, _KINDS[kind])
     for r in results:
         if hasattr(r, "name"):
             table.add_row(f"{r.score:.3f}", "entity", f"{r.name} ({r.type})")
@@ -231,6 +243,21 @@ def search_command(
             )
             table.add_row(f"{r.score:.3f}", "edge", what)
     console.print(table)
+
+
+def _passage_names(directory: Path, query: str, k: int) -> list[tuple[str, int]] | None:
+    """Entity names of the passage-entity graph that contain the query; None without one."""
+    from treerag.knowledge_graph.passage_graph import PassageGraph
+    from treerag.retrievers.sources import GRAPH_FILE
+
+    path = directory / GRAPH_FILE
+    if not path.exists():
+        return None
+    graph = PassageGraph(path)
+    try:
+        return graph.search(query, limit=k)
+    finally:
+        graph.close()
 
 
 @app.command("expand")

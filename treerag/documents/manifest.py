@@ -39,7 +39,12 @@ def manifest_path(ctx: Context) -> Path:
 
 
 def _empty() -> dict[str, Any]:
-    return {"documents": {}, "skipped": [], "stale": dict.fromkeys(DERIVED, False)}
+    return {
+        "documents": {},
+        "skipped": [],
+        "stale": dict.fromkeys(DERIVED, False),
+        "stale_reasons": {},
+    }
 
 
 def read_manifest(ctx: Context) -> dict[str, Any]:
@@ -53,6 +58,7 @@ def read_manifest(ctx: Context) -> dict[str, Any]:
         data["documents"].update(loaded.get("documents") or {})
         data["skipped"] = list(loaded.get("skipped") or [])[-MAX_SKIPPED:]
         data["stale"].update(loaded.get("stale") or {})
+        data["stale_reasons"].update(loaded.get("stale_reasons") or {})
     return data
 
 
@@ -90,6 +96,14 @@ def record_ingest(ctx: Context, report: Any) -> None:
         log.warning("could not record the ingestion in %s: %s", manifest_path(ctx), exc)
 
 
-def mark_stale(ctx: Context, store: str, stale: bool = True) -> None:
-    """Flag (or clear) a derived store as lagging behind the chunks."""
-    update_manifest(ctx, lambda data: data["stale"].__setitem__(store, stale))
+def mark_stale(ctx: Context, store: str, stale: bool = True, reason: str = "") -> None:
+    """Flag (or clear) a derived store as lagging behind the chunks, with the reason why."""
+
+    def change(data: dict[str, Any]) -> None:
+        data["stale"][store] = stale
+        if stale:
+            data["stale_reasons"][store] = reason or "an update of it failed"
+        else:
+            data["stale_reasons"].pop(store, None)
+
+    update_manifest(ctx, change)

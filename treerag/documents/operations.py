@@ -107,8 +107,8 @@ def ingest_files(
     or unchanged), `file_skipped` (name, reason), `file_duplicate` (name, reason: a file whose
     text is already stored under another path, remembered with the skipped files), then
     `finished` (added: names, skipped and duplicates: [{name, reason}]). `names` are the
-    names shown for the paths (an upload's own name); the keyword tree, when there is one,
-    gets the new chunks at once, relative to `tree_base`.
+    names shown for the paths (an upload's own name); the keyword tree and the graph get the
+    new chunks at once (the tree names files relative to `tree_base`).
     """
     from treerag.ingest.indexer import ingest
     from treerag.ingest.loaders import SUPPORTED
@@ -134,10 +134,8 @@ def ingest_files(
                 emit({"event": "batch", "name": name, "done": done, "total": total})
 
         with _writes:
-            report = ingest([Path(path)], ctx, progress=progress)
+            report = ingest([Path(path)], ctx, progress=progress, tree_base=tree_base)
             result = report.files[0] if report.files else None
-            if result is not None and result.added:
-                _derive_file(ctx, result.path, tree_base)
         if result is None or result.status == "skipped":
             reason = result.reason if result else "nothing to ingest"
             skipped.append({"name": name, "reason": reason})
@@ -170,16 +168,6 @@ def remember_skipped(ctx: Context, name: str, reason: str) -> None:
     update_manifest(
         ctx, lambda d: d["skipped"].append({"name": name, "reason": reason, "at": now_iso()})
     )
-
-
-def _derive_file(ctx: Context, source: str, tree_base: str | None) -> None:
-    from treerag.retrievers.keyword_tree import open_tree
-
-    if open_tree(ctx) is None:  # no keyword tree: nothing to read the new chunks back for
-        return
-    store = _store(ctx)
-    ids = _ids_by_file(store).get(Path(source).as_posix(), set())
-    derived.add_to_tree(ctx, store.get(sorted(ids)), tree_base)
 
 
 def delete_document(ctx: Context, source: str) -> Deletion:

@@ -112,6 +112,12 @@ def prepare_store(dataset: Dataset, base: Context, progress: Progress | None = N
         chunk_overlap=0,
     )
     report = ingest([corpus_file], ctx, progress=progress)
+    if any(v in ("absent", "stale") for v in report.derived.values()):
+        # A collection ingested before ingest built the keyword tree and the graph, or a
+        # store that could not follow: measure with both in step.
+        from treerag.documents.operations import rebuild
+
+        rebuild(ctx)
     return Store(ctx, corpus_file, report)
 
 
@@ -121,6 +127,8 @@ def mode_context(store: Store, mode: str, out: Path, max_depth: int | None) -> C
         store.ctx,
         data_dir=str(out / "state" / mode),
         milvus_uri=store.ctx.resolved_milvus_uri,
+        # The keyword tree and the graph the corpus's ingest built, shared by every mode.
+        stores_dir=str(store.ctx.stores_path.absolute()),
     )
     if mode == "judge":
         ctx = replace(ctx, max_depth=0)

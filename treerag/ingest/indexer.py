@@ -50,11 +50,13 @@ class IngestReport:
     pruned_chunks: int = 0
     total_chunks: int = 0
     derived: dict[str, str] = field(default_factory=dict)
-    """After pruning: what became of the keyword tree and the graph (updated/stale/absent)."""
+    """What became of the keyword tree and the graph (updated/stale/absent)."""
     interrupted: bool = False
     """Ctrl-C stopped the call: what was written is kept; running it again does the rest."""
     written: int = 0
     """Chunks embedded and written (all of `added` unless interrupted)."""
+    derived_changes: dict[str, int] = field(default_factory=dict)
+    """Chunks the derived stores took in ("added") and let go ("removed") this call."""
 
     @property
     def skipped(self) -> list[FileResult]:
@@ -93,6 +95,7 @@ def ingest(
     progress: Progress | None = None,
     embeddings=None,
     notify: Callable[[str], None] | None = None,
+    tree_base: str | None = None,
 ) -> IngestReport:
     """Ingest files and folders; bad files are reported and skipped, the rest go in.
 
@@ -117,6 +120,12 @@ def ingest(
         progress: Called per file read and per batch written.
         embeddings: The embedder (default: the one the settings name).
         notify: Called with a sentence when a file is large (it takes a while).
+        tree_base: The folder the keyword tree names files relative to (default: the
+            common folder of the files ingested).
+
+    The keyword tree and the passage-entity graph follow the chunks written and deleted
+    (`treerag.documents.derived.follow`); both are marked stale first, so a process killed
+    midway leaves them marked for `treerag docs rebuild` instead of silently behind.
     """
     unsupported: list[Path] = []
     files = discover([Path(p) for p in paths], include, exclude, unsupported)
@@ -133,6 +142,10 @@ def ingest(
     writer = _Writer(store, embeddings, progress, choose_embedder=choose, notify=notify)
     dedup = _Duplicates(store)
     pruned: list[str] = []
+    # Imported here: treerag.documents builds on this module.
+    from treerag.documents import derived, manifest
+
+    derived.begin(ctx)
     try:
         for i, path in enumerate(files):
             _ingest_file(path, ctx, json_fields, existing_by_file, writer, dedup, report, notify)
@@ -151,13 +164,24 @@ def ingest(
             store.flush()
             report.total_chunks = store.count()
     report.written = writer.written
-    # Imported here: treerag.documents builds on this module.
-    from treerag.documents import derived, manifest
-
-    if pruned:  # what the keyword tree and the graph derived from pruned files goes too
-        report.derived = dict(derived.forget(ctx, pruned, map(_file_of, report.pruned_sources)))
+    base = tree_base if tree_base is not None else _common_folder(files)
+    removed = [*writer.deleted, *pruned]
+    report.derived = dict(
+        derived.follow(ctx, writer.rows, removed, map(_file_of, report.pruned_sources), base)
+    )
+    report.derived_changes = {"added": len(writer.rows), "removed": len(removed)}
     manifest.record_ingest(ctx, report)
     return report
+
+
+def _common_folder(files: Sequence[Path]) -> str | None:
+    """The deepest folder holding every file (the keyword tree names files from there)."""
+    import os
+
+    if not files:
+        return None
+    base = os.path.commonpath([f.as_posix() for f in files])
+    return str(Path(base).parent) if Path(base).is_file() else base
 
 
 def _ingest_file(
@@ -232,6 +256,10 @@ class _Writer:
         self.notify = notify
         self.pending: list[Chunk] = []
         self.stale: list[str] = []
+        self.deleted: list[str] = []
+        """Ids deleted by this call (the derived stores let them go)."""
+        self.rows: list[dict] = []
+        """Chunks written by this call, as the derived stores take them (no vectors)."""
         self.samples: list[str] = []
         self.queued = 0
         self.written = 0
@@ -284,6 +312,7 @@ class _Writer:
             self.pending = []
         if self.stale:
             self.store.delete(self.stale)
+            self.deleted.extend(self.stale)
             self.stale = []
 
     def _write(self, part: list[Chunk]) -> None:
@@ -291,6 +320,10 @@ class _Writer:
             self._open()
         vectors = self.embeddings.embed_documents([c.text for c in part])
         self.store.insert(part, vectors)
+        self.rows.extend(
+            {"id": c.id, "text": c.text, "title": c.title, "source": c.source, "meta": c.meta}
+            for c in part
+        )
         self.written += len(part)
         if self.written - self.flushed >= FLUSH_EVERY:
             self.store.flush()

@@ -145,6 +145,22 @@ def _chinese_nouns(sentence: str) -> list[tuple[str, str, bool]]:
     return [(w, t, p) for w, t, p in out if len(w) >= 2]
 
 
+def proper_names(text: str) -> list[str]:
+    """Names a text gives: capitalised runs of two or more words, jieba person/place/org tags.
+
+    Single capitalised words are left out (sentence starts, common nouns in titles); a CJK
+    proper noun needs jieba's nr / ns / nt tag (nz, "other proper noun", is too loose).
+    """
+    names: list[str] = []
+    for sentence in split_sentences(text):
+        names += [s for s in _english_spans(sentence) if " " in s]
+        if has_cjk(sentence):
+            names += [
+                w for w, kind, proper in _chinese_nouns(sentence) if proper and kind != "entity"
+            ]
+    return names
+
+
 class HeuristicExtractor:
     """Extract entities and relations without a model.
 

@@ -33,7 +33,7 @@ class MilvusVectorIndex:
         self.uri = uri
         self.collection = collection
         if "://" not in uri:
-            from treerag.retrievers.milvus_client import LITE_GRPC_OPTIONS
+            from treerag.milvus_options import LITE_GRPC_OPTIONS
 
             client_kwargs.setdefault("grpc_options", LITE_GRPC_OPTIONS)
         self._client = MilvusClient(uri, **client_kwargs)

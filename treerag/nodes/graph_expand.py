@@ -17,9 +17,9 @@ async def expand_graph(state: RagState, runtime: Runtime[Context]) -> dict:
 
     Sub-runs skip it: their answers feed the root's, which gets the graph context once.
     """
-    if state.get("depth", 0) > 0 or state.get("error"):
-        return {}
     ctx = context_of(runtime)
+    if state.get("depth", 0) > 0 or state.get("error") or ctx.structure == "none":
+        return {}
     found = await asyncio.to_thread(graph_context, ctx, state["question"])
     if found is None:
         return {}

@@ -17,9 +17,9 @@ async def descend_keywords(state: RagState, runtime: Runtime[Context]) -> dict:
     The path taken (and any multi-level jump) is recorded in the search tree and streamed;
     the infos linked to the matched keyword join the answer context.
     """
-    if state.get("depth", 0) > 0 or state.get("error"):
-        return {}
     ctx = context_of(runtime)
+    if state.get("depth", 0) > 0 or state.get("error") or ctx.structure == "none":
+        return {}
     note = await keyword_context(ctx, state["question"], get_reasoner(ctx).keyword_agent())
     if note is None:
         return {}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -17,47 +17,41 @@ from treerag.server.scope import require_active
 from treerag.state import RagState
 
 
-def _search(ctx: Context, question: str, skip: int = 0) -> list[dict[str, Any]]:
-    from treerag.models import get_embeddings
-    from treerag.retrievers.chunk_store import ChunkStore
-    from treerag.retrievers.hybrid import from_context
+def fresh(
+    ctx: Context,
+    question: str,
+    seen: Collection[str] = (),
+    seeds: Sequence[str] = (),
+    revisit: Collection[str] = (),
+    widen: bool = True,
+) -> list[dict[str, Any]]:
+    """This run's candidates not in `seen`: the hybrid top_k and what structure adds."""
+    from treerag.retrievers.sources import gather
 
-    retriever = from_context(ChunkStore(ctx, get_embeddings(ctx)), topk=ctx.top_k + skip)
-    return [
-        {
-            "chunk_id": doc.id,
-            "rank": rank,
-            "title": doc.metadata.get("title", ""),
-            "source": doc.metadata.get("source", ""),
-            "text": doc.page_content,
-            "retrieval_score": round(score, 6),
-        }
-        for rank, (doc, score) in enumerate(retriever.get_similar_chunk_with_score(question), 1)
-    ]
-
-
-def fresh(ctx: Context, question: str, seen: Collection[str] = ()) -> list[dict[str, Any]]:
-    """The first top_k hits of `question` that are not in `seen`, ranked 1..k again."""
-    skip = set(seen)
-    hits = _search(ctx, question, len(skip))
-    kept = [h for h in hits if h["chunk_id"] not in skip][: ctx.top_k]
-    return [{**h, "rank": rank} for rank, h in enumerate(kept, 1)]
+    return gather(ctx, question, seen, seeds, revisit, widen)
 
 
 def allocate(
-    ctx: Context, questions: list[str], seen: Collection[str]
+    ctx: Context,
+    questions: list[str],
+    seen: Collection[str],
+    seeds: Sequence[str] = (),
+    revisit: Collection[str] = (),
 ) -> list[list[dict[str, Any]]]:
     """Fetch the chunks of a level's sub-runs, in order, so that no two of them share one.
 
-    Each follow-up takes the first top_k hits of its own list that neither the tree on the
-    way here (`seen`) nor an earlier sibling holds. Done once, by the parent, before the
-    sub-runs start: the split does not depend on which sub-run runs first, so the same
-    question over the same documents always grows the same tree.
+    Each follow-up takes its candidates (`fresh`) that neither the tree on the way here
+    (`seen`) nor an earlier sibling holds; the graph walk of each starts from the partial
+    chunk that asked it (`seeds[i]`), so a follow-up about a bridge entity reaches the
+    passages about that entity, even one the parent judged irrelevant to its own question
+    (`revisit`). Done once, by the parent, before the sub-runs start: the
+    split does not depend on which sub-run runs first, so the same question over the same
+    documents always grows the same tree.
     """
     taken = set(seen)
     fetched = []
-    for question in questions:
-        chunks = fresh(ctx, question, taken)
+    for i, question in enumerate(questions):
+        chunks = fresh(ctx, question, taken, seeds[i : i + 1], revisit, widen=False)
         taken.update(c["chunk_id"] for c in chunks)
         fetched.append(chunks)
     return fetched
@@ -94,7 +88,11 @@ async def retrieve_chunks(
         "chunks_retrieved",
         **tree,
         chunks=[
-            {k: c[k] for k in ("chunk_id", "rank", "title", "source", "retrieval_score")}
+            {
+                k: c[k]
+                for k in ("chunk_id", "rank", "title", "source", "retrieval_score", "found_by")
+                if k in c
+            }
             for c in chunks
         ],
     )

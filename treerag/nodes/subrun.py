@@ -16,6 +16,7 @@ from treerag.nodes.relay import run_relayed
 from treerag.nodes.retrieve import allocate
 from treerag.reasoning.ledger import ledger_for
 from treerag.reasoning.questions import covers, is_new
+from treerag.retrievers.sources import in_script_of
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 
@@ -71,7 +72,13 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     if not chosen:
         return _not_asked(state, why)
     seen = [*state.get("seen_chunk_ids", []), *(c["chunk_id"] for c in chunks)]
-    fetched = await asyncio.to_thread(allocate, ctx, [c["followup"] for c in chosen], seen)
+    irrelevant = [c["chunk_id"] for c in chunks if not c.get("score")]
+    questions = await asyncio.to_thread(
+        lambda: [in_script_of(ctx, c["followup"], state["question"]) for c in chosen]
+    )
+    fetched = await asyncio.to_thread(
+        allocate, ctx, questions, seen, [c["chunk_id"] for c in chosen], irrelevant
+    )
     ledger = ledger_for(
         state.get("root_thread_id") or state.get("thread_id", ""), ctx.max_llm_calls
     )
@@ -80,8 +87,9 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
             chunk_id=chunk["chunk_id"],
             child_thread_id=child_thread_id(state.get("thread_id", ""), chunk),
             child_chunks=found,
+            followup=question,
         )
-        for chunk, found in zip(chosen, fetched, strict=True)
+        for chunk, found, question in zip(chosen, fetched, questions, strict=True)
         # A sub-run needs its answer call reserved before it may start.
         if found and ledger.spend(1)
     ]

@@ -7,8 +7,10 @@ Rules (documented here because they decide what a user without an LLM sees):
   similarity >= sufficient_similarity and one of the two best sentences holds a candidate of
   the asked-for kind (`questions.slot`: a person, place, time, number, "which X" ...). Score 1
   when the chunk shares a term and coverage >= partial_coverage, or similarity >=
-  partial_similarity: it names something the question needs. Else 0: a chunk that shares no
-  term with the question and is not similar never counts. Thresholds per script in
+  partial_similarity: it names something the question needs; also when the chunk is about
+  or names an entity the question names (its title, or a proper name of the question: the
+  first hop of a multi-hop question, whatever the script or the word segmentation). Else 0:
+  a chunk that shares no term with the question and is not similar never counts. Thresholds per script in
   `THRESHOLDS`, fitted on the dev sets (see there). The quote is the best sentence.
 - follow-up (score 1 only): a short question about the bridge entity, the name the chunk adds
   next to what the question says about it, for the clause of the question still open
@@ -105,7 +107,8 @@ def rule(t: Thresholds, coverage: float, similarity: float, shares: bool, filled
 
 def _followup(question: str, f: Features) -> str:
     """The follow-up about the bridge entity of a chunk measured as `f` (`questions.followup`)."""
-    return build_followup(question, f.chunk_terms, bridge(question, f.best, f.chunk_terms))
+    entity = bridge(question, f.best, f.chunk_terms)
+    return build_followup(question, f.chunk_terms, entity, f.named)
 
 
 class Ranked(NamedTuple):
@@ -134,6 +137,41 @@ class Features:
     kind: str
     filled: bool
     best: list[str]
+    named: str = ""
+    """The entity the question names that the chunk is about or names (`named_entity`)."""
+
+
+MIN_TITLE_KEY = {"cjk": 2, "latin": 4}
+
+
+def _names_in(name: str, text: str) -> bool:
+    """Whether canonical `text` holds `name` (canonical too), a Latin name as whole words."""
+    if len(name) < MIN_TITLE_KEY[script_of(name)]:
+        return False
+    if _CJK.search(name):
+        return name in text
+    return f" {name} " in f" {text} "
+
+
+def named_entity(question: str, title: str, text: str) -> str:
+    """The entity the question names that the chunk is about or names, "" when none.
+
+    The chunk's title, or a proper name of the question (a capitalised run of words, a
+    person / place / organisation jieba tags) that the chunk's text holds; compared in the
+    keyword tree's canonical form, which folds case, width and Traditional to Simplified
+    script, so a question in either script names a chunk in either.
+    """
+    from treerag.keyword_tree.normalize import canonical
+    from treerag.knowledge_graph.extract import proper_names
+
+    asked = canonical(question)
+    if _names_in(canonical(title), asked):
+        return title
+    body = canonical(f"{title} {text}")
+    for name in proper_names(question):
+        if _names_in(canonical(name), body):
+            return name
+    return ""
 
 
 class OfflineReasoner:
@@ -197,6 +235,7 @@ class OfflineReasoner:
             kind=kind,
             filled=any(fills_slot(kind, sents[i], question) for i in order[:2]),
             best=[sents[i] for i in order[:3]],
+            named=named_entity(question, title, text),
         )
 
     def _judge(self, question: str, title: str, text: str) -> Judgement:
@@ -204,10 +243,13 @@ class OfflineReasoner:
         score = rule(
             THRESHOLDS[script_of(question)], f.coverage, f.similarity, bool(f.found), f.filled
         )
+        if f.named and score == 0:
+            score = 1
         reason = (
             f"offline: {len(f.found)}/{len(f.terms)} question terms present "
             f"({', '.join(f.found[:5]) or 'none'}), best sentence similarity {f.similarity:.2f}"
             f"{f', holds a {f.kind}' if score == 2 else ''}"
+            f"{f'; names {f.named!r}, which the question names' if f.named else ''}"
         )
         followup = _followup(question, f) if score == 1 else ""
         return Judgement(score, reason, followup, f.best[0], calls=1)
@@ -290,7 +332,9 @@ class OfflineReasoner:
                 for sent in map(unfootnoted, sentences(item.text))
                 if sent.strip() and squash(sent).lower().rstrip(":") != title
             )
-        candidates.extend((0, unfootnoted(sent), "") for sent in sentences(extra_context))
+        # `extra_context` (keyword-tree infos, graph context) is not quoted: a sentence of it
+        # would carry no citation. What the tree and the graph find reaches the answer as
+        # judged, cited chunks (`treerag.retrievers.sources`).
         if not candidates:
             return []
         q_terms = set(content_terms(question))

@@ -137,6 +137,9 @@ def _zh_names(run: str) -> tuple[str, ...]:
         if pair is not None and (pair.flag.startswith("n") or pair.flag == "eng"):
             group.append((pair.word, pair.flag))
             continue
+        # A person's name starts at the name: "工程师佩林" (engineer Perrin), "师从沈疑微".
+        first_person = next((i for i, (_, f) in enumerate(group) if f == "nr"), 0)
+        group = group[first_person:]
         word = "".join(w for w, _ in group)
         proper = any(f in _NAME_FLAGS for _, f in group) or len(group) >= 2
         if len(word) >= 2 and proper and word not in ZH_STOP:
@@ -265,6 +268,12 @@ def _wh_heads(clause: str) -> set[int]:
     return {m.end() for m in re.finditer(r"\b(?:which|what)\s+|哪个|哪家|哪座|哪位", clause, re.I)}
 
 
+_RELATIVE_HEAD = re.compile(
+    r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:where|who|whom|whose|which|that|when)\s+$",
+    re.IGNORECASE,
+)
+
+
 def _covered_span(
     clause: str, spans: list[tuple[str, int, int]], covered: set[str]
 ) -> tuple[int, int] | None:
@@ -276,20 +285,50 @@ def _covered_span(
     if all(capital) and not _CJK.search(clause):
         return None  # only the question's own names: the chunk is about them, not a bridge
     start, end = hits[0][0], hits[-1][1]
+    # "the city where Aldous Brennick was born": the described noun and its relative word
+    # go with the span, so the entity takes the place of the whole description.
+    relative = _RELATIVE_HEAD.search(clause[:start])
     article = re.search(r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?$", clause[:start], re.IGNORECASE)
-    start = article.start() if article else start
+    start = relative.start() if relative else article.start() if article else start
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
     return start, end
 
 
-def followup(question: str, covered: set[str], entity: str) -> str:
+def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
+    """The description a Chinese clause builds on a name: "布伦尼克出生的城市" (name … 的 noun).
+
+    The chunk names the entity; the noun the description ends in is the bridge it names, so
+    the bridge entity takes the place of the whole description.
+    """
+    from treerag.keyword_tree.normalize import to_simplified
+    from treerag.segment import jieba
+
+    if not title or not _CJK.search(title):
+        return None
+    at = to_simplified(clause).find(to_simplified(title))
+    if at < 0:
+        return None
+    after = at + len(title)
+    de = re.match(r"[^，,。？?！!的]{0,12}?[的之]", clause[after:])
+    if de is None:
+        return None
+    rest = clause[after + de.end() :]
+    words = [w for w in jieba().lcut(rest) if w.strip()]
+    if not words or not _CJK.match(words[0]):
+        return None
+    return at, after + de.end() + len(words[0])
+
+
+def followup(question: str, covered: set[str], entity: str, title: str = "") -> str:
     """A short question about `entity` for the part of `question` the chunk leaves open.
 
     Args:
         question: The question being answered.
         covered: Stems of the content terms the chunk holds (`text.stems`).
         entity: The bridge entity the chunk names.
+        title: The entity the question names that the chunk is about or names (a Chinese
+            description built on it is what the bridge entity replaces, `_titled_span`).
     """
     if not entity:
         return ""
@@ -312,12 +351,18 @@ def followup(question: str, covered: set[str], entity: str) -> str:
                 continue
             text = f"{clause[: ref.start()]}{entity}{clause[ref.end() :]}"
             break
+    if not text and len(clauses) > 1:
+        # "佩林·奥斯克求学时的老师，出生在哪里？": a first clause that is all description of the
+        # bridge is the subject of the rest; the bridge entity takes its place.
+        span = _titled_span(clauses[0][0], title)
+        if span is not None and span[0] == 0 and span[1] >= len(clauses[0][0]):
+            text = entity + "，".join(c for c, _ in clauses[1:])
     if not text:
         open_counts = [sum(t not in covered for t, _, _ in spans) for _, spans in clauses]
         if max(open_counts) == 0:
             return ""
         clause, spans = clauses[open_counts.index(max(open_counts))]
-        span = _covered_span(clause, spans, covered)
+        span = _covered_span(clause, spans, covered) or _titled_span(clause, title)
         if span is None:
             ref = _REFERENCE.search(clause)
             span = (ref.start(), ref.end()) if ref else None

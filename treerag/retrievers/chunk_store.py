@@ -6,7 +6,6 @@ import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
@@ -17,6 +16,12 @@ from treerag.retrievers.analyzers import (
     STOP_WORDS,
     pick_analyzer,
     stop_words_of,
+)
+from treerag.retrievers.collection_record import (
+    INFO_PROPERTY,
+    no_lite_file,
+    read_record,
+    recorded_settings,
 )
 from treerag.retrievers.errors import EmptyStoreError, StoreError
 from treerag.retrievers.language import has_ideographs
@@ -30,15 +35,16 @@ __all__ = [
     "Chunk",
     "ChunkStore",
     "EmptyStoreError",
+    "INFO_PROPERTY",
     "StoreError",
     "milvus_client",
     "pick_analyzer",
+    "recorded_settings",
 ]
 
 log = logging.getLogger(__name__)
 _loaded: set[tuple[str, str]] = set()
 """(uri, collection) pairs loaded in this process: loading once is enough."""
-INFO_PROPERTY = "treerag.info"
 COPIES_PROPERTY = "treerag.copies"
 """Files not stored because another file holds the same text: {copy: original}."""
 
@@ -48,32 +54,6 @@ TERMS = "terms"
 VECTOR_FIELDS = (DENSE, SPARSE)
 SCALAR_FIELDS = ["text", "source", "title", "chunk_index", "content_hash", "meta"]
 MAX_TEXT_BYTES = 65_535
-
-
-def _recorded(client: Any, name: str) -> dict[str, Any]:
-    props = client.describe_collection(name).get("properties") or {}
-    try:
-        return json.loads(props.get(INFO_PROPERTY, "{}"))
-    except json.JSONDecodeError:
-        return {}
-
-
-def _no_lite_file(uri: str) -> bool:
-    """Whether `uri` is a Milvus Lite file that does not exist yet (so it holds nothing).
-
-    Opening such a URI would create the file and its folder: reads check this first, so a
-    question asked, or a search run, before anything is ingested leaves no `./data` behind.
-    """
-    return "://" not in uri and not Path(uri).expanduser().exists()
-
-
-def recorded_settings(ctx: Context) -> dict[str, Any]:
-    """The settings the context's collection recorded ({} while it does not exist)."""
-    if _no_lite_file(ctx.resolved_milvus_uri):
-        return {}
-    client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
-    name = tenant_collection(ctx.collection, ctx.tenant)
-    return _recorded(client, name) if client.has_collection(name) else {}
 
 
 @dataclass
@@ -126,7 +106,7 @@ class ChunkStore:
     # -- collection ----------------------------------------------------------------------
     def exists(self) -> bool:
         """Whether the collection exists (a Milvus Lite file that is not there is not opened)."""
-        if self._client is None and _no_lite_file(self.ctx.resolved_milvus_uri):
+        if self._client is None and no_lite_file(self.ctx.resolved_milvus_uri):
             return False
         return bool(self.client.has_collection(self.name))
 
@@ -147,7 +127,7 @@ class ChunkStore:
 
     def info(self) -> dict[str, Any]:
         """The settings recorded when the collection was created."""
-        return _recorded(self.client, self.name)
+        return read_record(self.client, self.name)
 
     def ensure(self, dimension: int, sample_texts: Sequence[str] = ()) -> None:
         """Create the collection if missing; check the embedder matches if present."""

@@ -17,7 +17,7 @@ _lock = threading.Lock()
 
 def tree_dir(ctx: Context) -> Path:
     """Where the keyword tree of a data directory lives."""
-    return ctx.tenant_path / "keyword_tree"
+    return ctx.stores_path / "keyword_tree"
 
 
 def open_tree(ctx: Context, create: bool = False) -> Any | None:
@@ -25,11 +25,12 @@ def open_tree(ctx: Context, create: bool = False) -> Any | None:
     from treerag.keyword_tree import KeywordTree
 
     directory = tree_dir(ctx)
-    if not create and not (directory / "logs" / "change_log.jsonl").exists():
+    exists = (directory / "logs" / "change_log.jsonl").exists()
+    if not create and not exists:
         return None
     key = str(directory.resolve())
     with _lock:
-        if key not in _trees:
+        if key not in _trees or not exists:  # a tree removed from disk is not served from memory
             _trees[key] = KeywordTree(directory)
         return _trees[key]
 

@@ -15,7 +15,7 @@ _lock = threading.Lock()
 
 def graph_dir(ctx: Context) -> Path:
     """Where the knowledge graph of a data directory lives."""
-    return ctx.tenant_path / "knowledge_graph"
+    return ctx.stores_path / "knowledge_graph"
 
 
 def embedder_id(embeddings: Any) -> str:

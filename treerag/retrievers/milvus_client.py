@@ -11,17 +11,8 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from treerag.milvus_options import LITE_GRPC_OPTIONS
 from treerag.retrievers.errors import StoreError
-
-LITE_GRPC_OPTIONS = {
-    "grpc.keepalive_time_ms": 2**31 - 1,
-    "grpc.keepalive_permit_without_calls": False,
-}
-"""No keepalive pings to the local Milvus Lite server. pymilvus pings every 10 s even when
-idle; a gRPC server refuses pings more often than every 5 minutes without calls
-(grpc.http2.min_ping_interval_without_data_ms) and answers with GOAWAY too_many_pings, which
-gRPC prints on stderr during any pause (a chat turn, a long test). A local socket needs no
-keepalive; remote servers keep pymilvus's defaults."""
 
 _clients: dict[str, Any] = {}
 _clients_lock = threading.Lock()

@@ -20,7 +20,11 @@ class ChunkRecord(TypedDict, total=False):
     text: str
     """The chunk's text."""
     retrieval_score: float
-    """The retriever's score (higher is better; scale depends on the mode)."""
+    """The retriever's score (higher is better; scale depends on the mode; 0 for structure)."""
+    found_by: dict[str, Any]
+    """For a chunk the keyword tree or the graph added (absent for hybrid hits):
+    {"kind": "keyword" | "graph", "path": [names]}, the keyword path or the graph path
+    (seed, shared entity, passage) that led to it."""
     score: int
     """Judge verdict: 0 irrelevant, 1 partial, 2 sufficient."""
     reason: str

@@ -1,0 +1,315 @@
+"""Where a run's candidate chunks come from: hybrid search, the keyword tree and the graph.
+
+Every source answers the same call, `find(question, pool, seen, seeds, limit)`, and returns
+chunk candidates (`chunk_id`, `title`, `source`, `text`, `retrieval_score`, and for the
+structured sources `found_by`: which keyword path or graph path led to the chunk). A run's
+root pool is the hybrid top_k and up to `structure_k` chunks the keyword tree and the graph
+add; a sub-run's holds top_k, the structured finds in place of the last hybrid hits. The two
+lists are fused by reciprocal rank (one from each in turn); all of them are judged alike.
+
+- Keyword tree: the keywords the question names (exact match on the tree's canonical terms,
+  the most specific first) yield the chunks linked under them.
+- Graph: personalized PageRank over the passage-entity graph, seeded by the entities the
+  question names, the hybrid hits and (for a sub-run) the partial chunk that asked the
+  follow-up; it reaches passages one entity away from them (the second hop).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Collection, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from treerag.context import Context
+
+KEYWORD_SHARE = 1
+"""Of the structured candidates, at most this many come from the keyword tree: a named
+keyword's chunk is usually a hybrid hit already; the graph's second hop rarely is."""
+MIN_KEYWORD_CHARS = 4
+GRAPH_FILE = "passages.sqlite"
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_graphs: dict[str, Any] = {}
+_lock = threading.Lock()
+
+Candidate = dict[str, Any]
+
+
+class Source(Protocol):
+    """One way of finding candidate chunks for a question."""
+
+    name: str
+
+    def find(
+        self,
+        question: str,
+        pool: Sequence[Candidate],
+        seen: Collection[str],
+        seeds: Sequence[str],
+        limit: int,
+    ) -> list[Candidate]:
+        """Up to `limit` candidates that are neither in `pool` nor in `seen`."""
+        ...
+
+
+# -- hybrid search ------------------------------------------------------------------------------
+
+
+class HybridSource:
+    """Dense + BM25 search of the chunk collection (`treerag.retrievers.hybrid`)."""
+
+    name = "hybrid"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def find(
+        self,
+        question: str,
+        pool: Sequence[Candidate],
+        seen: Collection[str],
+        seeds: Sequence[str],
+        limit: int,
+    ) -> list[Candidate]:
+        """The first `limit` hits that are not in `seen`."""
+        from treerag.models import get_embeddings
+        from treerag.retrievers.chunk_store import ChunkStore
+        from treerag.retrievers.hybrid import from_context
+
+        skip = set(seen) | {c["chunk_id"] for c in pool}
+        store = ChunkStore(self.ctx, get_embeddings(self.ctx))
+        retriever = from_context(store, topk=limit + len(skip))
+        hits = [
+            {
+                "chunk_id": doc.id,
+                "title": doc.metadata.get("title", ""),
+                "source": doc.metadata.get("source", ""),
+                "text": doc.page_content,
+                "retrieval_score": round(score, 6),
+            }
+            for doc, score in retriever.get_similar_chunk_with_score(question)
+        ]
+        return [h for h in hits if h["chunk_id"] not in skip][:limit]
+
+
+# -- the keyword tree ---------------------------------------------------------------------------
+
+
+class KeywordSource:
+    """Chunks linked under the keywords a question names (seed 03's exact hit)."""
+
+    name = "keyword"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def find(
+        self,
+        question: str,
+        pool: Sequence[Candidate],
+        seen: Collection[str],
+        seeds: Sequence[str],
+        limit: int,
+    ) -> list[Candidate]:
+        """Chunks of the most specific named keywords first, with their keyword path."""
+        from treerag.retrievers.keyword_tree import open_tree
+
+        tree = open_tree(self.ctx)
+        if tree is None or limit <= 0:
+            return []
+        skip = set(seen) | {c["chunk_id"] for c in pool}
+        nodes = [tree.get_keyword(i) for i in tree.lookup_terms(question)]
+        nodes = [n for n in nodes if len(n.name) >= MIN_KEYWORD_CHARS and n.parent_id]
+        found: dict[str, list[str]] = {}
+        for node in sorted(nodes, key=lambda n: (-len(n.name), -n.level)):
+            path = [n.name for n in tree.get_path(node.id)]
+            for hit in tree.get_infos_of_keyword(node.id, size=limit + len(skip)).items:
+                chunk_id = (hit.info.metadata or {}).get("chunk_id")
+                if chunk_id and chunk_id not in skip and chunk_id not in found:
+                    found[chunk_id] = path
+            if len(found) >= limit:
+                break
+        ids = list(found)[:limit]
+        return [
+            {**row, "found_by": {"kind": "keyword", "path": found[row["chunk_id"]]}}
+            for row in fetch(self.ctx, ids)
+        ]
+
+
+# -- the passage-entity graph -------------------------------------------------------------------
+
+
+def graph_file(ctx: Context) -> Path:
+    """Where the passage-entity graph of a data directory lives."""
+    from treerag.retrievers.knowledge_graph import graph_dir
+
+    return graph_dir(ctx) / GRAPH_FILE
+
+
+def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
+    """The data directory's passage-entity graph, opened once per process; None if absent."""
+    from treerag.knowledge_graph.passage_graph import PassageGraph
+
+    path = graph_file(ctx)
+    if not create and not path.exists():
+        return None
+    key = str(path.absolute())
+    with _lock:
+        if key not in _graphs:
+            _graphs[key] = PassageGraph(path)
+            if _graphs[key].reset:
+                from treerag.documents.manifest import mark_stale
+
+                reason = "its file was of an older format and was emptied"
+                mark_stale(ctx, "knowledge_graph", reason=reason)
+        return _graphs[key]
+
+
+def forget_graph(ctx: Context) -> None:
+    """Close and forget the cached graph of a data directory (before its file is removed)."""
+    key = str(graph_file(ctx).absolute())
+    with _lock:
+        graph = _graphs.pop(key, None)
+    if graph is not None:
+        graph.close()
+
+
+class GraphSource:
+    """Passages by personalized PageRank from the question's entities and the pool."""
+
+    name = "graph"
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+
+    def find(
+        self,
+        question: str,
+        pool: Sequence[Candidate],
+        seen: Collection[str],
+        seeds: Sequence[str],
+        limit: int,
+    ) -> list[Candidate]:
+        """The best-ranked passages not yet held, each with the path that reached it."""
+        graph = open_passage_graph(self.ctx)
+        if graph is None or limit <= 0:
+            return []
+        held = [c["chunk_id"] for c in pool]
+        hits = graph.rank(
+            [*seeds, *held], graph.named_in(question), limit=limit, exclude={*seen, *held}
+        )
+        paths = {h.id: h.path for h in hits}
+        return [
+            {**row, "found_by": {"kind": "graph", "path": paths[row["chunk_id"]]}}
+            for row in fetch(self.ctx, list(paths))
+        ]
+
+
+# -- the pool -----------------------------------------------------------------------------------
+
+
+def fetch(ctx: Context, ids: Sequence[str]) -> list[Candidate]:
+    """Chunk rows by id, in the order of `ids` (ids no longer stored are left out)."""
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    if not ids:
+        return []
+    rows = {r["id"]: r for r in ChunkStore(ctx, get_embeddings(ctx)).get(list(ids))}
+    return [
+        {
+            "chunk_id": i,
+            "title": rows[i].get("title", ""),
+            "source": rows[i].get("source", ""),
+            "text": rows[i].get("text", ""),
+            "retrieval_score": 0.0,
+        }
+        for i in ids
+        if i in rows
+    ]
+
+
+def structured_sources(ctx: Context) -> list[Source]:
+    """The structured sources the settings turn on and the data directory has, tree first."""
+    from treerag.retrievers.keyword_tree import tree_dir
+
+    out: list[Source] = []
+    if ctx.structure in ("keyword", "both") and (tree_dir(ctx) / "logs").is_dir():
+        out.append(KeywordSource(ctx))
+    if ctx.structure in ("graph", "both") and graph_file(ctx).is_file():
+        out.append(GraphSource(ctx))
+    return out
+
+
+def in_script_of(ctx: Context, followup: str, question: str) -> str:
+    """The follow-up with the entities it names in the question's script, where known.
+
+    A bridge found in a Chinese chunk makes an English question's follow-up read "Which guild
+    built 潮匠行会?"; the graph knows the entity's English name when a document gives both.
+    """
+    graph = open_passage_graph(ctx) if _CJK.search(followup) or _CJK.search(question) else None
+    if graph is None:
+        return followup
+    want = bool(_CJK.search(question))
+    for node in graph.named_in(followup):
+        names = graph.names_of(node)
+        wanted = next((n for n in names if bool(_CJK.search(n)) == want), None)
+        for name in names:
+            if wanted and bool(_CJK.search(name)) != want and name in followup:
+                followup = followup.replace(name, wanted)
+    return followup
+
+
+def gather(
+    ctx: Context,
+    question: str,
+    seen: Collection[str] = (),
+    seeds: Sequence[str] = (),
+    revisit: Collection[str] = (),
+    widen: bool = True,
+) -> list[Candidate]:
+    """A run's candidates: the hybrid top_k, then what the structured sources add.
+
+    Args:
+        ctx: The settings (top_k, structure, structure_k).
+        question: The run's question.
+        seen: Chunks the tree already holds: left out.
+        seeds: Chunks the graph walk starts from besides the hybrid hits (a sub-run's
+            partial chunk).
+        revisit: Chunks of `seen` that may be offered again: judged irrelevant to the
+            parent's question, a passage about the bridge entity can still answer the
+            follow-up about it (a new question, so a new verdict).
+        widen: Add the structured finds to the top_k (a root run); otherwise they take the
+            place of the last hybrid hits, so a sub-run judges top_k chunks as before and
+            starts from the passages about its bridge entity rather than from a second
+            similarity search alone.
+
+    Returns:
+        The candidates, ranked 1.. in that order.
+    """
+    again = set(seen) - set(revisit)
+    pool = HybridSource(ctx).find(question, [], again, seeds, ctx.top_k)
+    structured: list[Candidate] = []
+    room = ctx.structure_k if widen else min(ctx.structure_k, ctx.top_k - 1)
+    for source in structured_sources(ctx):
+        shared = source.name == "keyword" and ctx.structure == "both"
+        limit = min(room, KEYWORD_SHARE) if shared else room
+        found = source.find(question, [*pool, *structured], again, seeds, limit)
+        structured.extend(found)
+        room -= len(found)
+    if not widen:  # the structured finds take the place of the last hybrid hits
+        pool = pool[: max(0, ctx.top_k - len(structured))]
+    return [{**c, "rank": rank} for rank, c in enumerate(interleave(pool, structured), 1)]
+
+
+def interleave(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
+    """Equal-weight reciprocal rank fusion of two lists with no item in common.
+
+    RRF (Cormack et al., 2009) gives each item 1 / (k + its rank); for two disjoint lists
+    of equal weight that is taking one from each in turn, the first list first.
+    """
+    out: list[Candidate] = []
+    for i in range(max(len(first), len(second))):
+        out += first[i : i + 1] + second[i : i + 1]
+    return out
