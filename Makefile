@@ -6,7 +6,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: install install-demo install-local test lint bench demo clean
+.PHONY: install install-demo install-local install-serve test lint bench demo serve clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,14 @@ $(BIN)/.installed-local: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e ".[local]"
 	touch $@
 
+# `langgraph dev` (the `serve` extra), for the web page and the HTTP API.
+$(BIN)/.installed-serve: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e ".[serve]"
+	touch $@
+
 install-demo: $(BIN)/.installed-demo
+
+install-serve: $(BIN)/.installed-serve
 
 install-local: $(BIN)/.installed-local
 
@@ -46,6 +53,9 @@ bench: install install-local
 
 demo: install-demo
 	$(BIN)/treerag demo
+
+serve: install-demo install-serve
+	$(BIN)/langgraph dev --no-browser
 
 clean:
 	rm -rf $(VENV) data

@@ -16,7 +16,7 @@ from treerag.nodes.relay import run_relayed
 from treerag.nodes.retrieve import allocate
 from treerag.reasoning.ledger import ledger_for
 from treerag.reasoning.questions import covers, is_new
-from treerag.retrievers.sources import in_script_of
+from treerag.retrievers.sources import in_script_of, subrun_size
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 
@@ -32,7 +32,7 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     the useful chunks already cover the question (`questions.covers`). Otherwise at most
     `max_subqueries` follow-ups, best retrieval rank first, never one asked on the way here
     or by a sibling (nor a near-duplicate of one), and only as many as the run's share of the
-    budget pays for (a sub-run costs top_k judges and an answer); what is left of the share
+    budget pays for (a sub-run costs a judge per candidate and an answer); what is left of the share
     is split evenly among them, so the first branches cannot spend the budget of the later
     ones. The sub-runs' chunks are fetched here, in rank order (`retrieve.allocate`), so no
     two of them, nor they and the tree above them, hold the same chunk; a follow-up that
@@ -51,7 +51,7 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
         return _not_asked(state, {}, "the chunks found already cover the question")
     share = state.get("call_share") or ctx.max_llm_calls
     available = share - state.get("llm_calls", 0) - 1
-    affordable = min(ctx.max_subqueries, available // (ctx.top_k + 1))
+    affordable = min(ctx.max_subqueries, available // (subrun_size(ctx) + 1))
     asked = [*state.get("asked", []), state["question"]]
     chosen: list[ChunkRecord] = []
     why: dict[str, str] = {}
@@ -94,7 +94,7 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
         if found and ledger.spend(1)
     ]
     for record in planned:
-        record["call_share"] = max(ctx.top_k + 1, available // len(planned))
+        record["call_share"] = max(subrun_size(ctx) + 1, available // len(planned))
     started = {record["chunk_id"] for record in planned}
     for chunk, found in zip(chosen, fetched, strict=True):
         if chunk["chunk_id"] not in started:

@@ -4,8 +4,8 @@ Every source answers the same call, `find(question, pool, seen, seeds, limit)`, 
 chunk candidates (`chunk_id`, `title`, `source`, `text`, `retrieval_score`, and for the
 structured sources `found_by`: which keyword path or graph path led to the chunk). A run's
 root pool is the hybrid top_k and up to `structure_k` chunks the keyword tree and the graph
-add; a sub-run's holds top_k, the structured finds in place of the last hybrid hits. The two
-lists are fused by reciprocal rank (one from each in turn); all of them are judged alike.
+add; a sub-run's, the hybrid top_k and the best structured find, ranked after the hybrid
+hits; all of them are judged alike.
 
 - Keyword tree: the keywords the question names (exact match on the tree's canonical terms,
   the most specific first) yield the chunks linked under them.
@@ -24,6 +24,8 @@ from typing import Any, Protocol
 
 from treerag.context import Context
 
+SUBRUN_STRUCTURE_K = 1
+"""Structured candidates a sub-run adds to its top_k (a root run adds `structure_k`)."""
 KEYWORD_SHARE = 1
 """Of the structured candidates, at most this many come from the keyword tree: a named
 keyword's chunk is usually a hybrid hit already; the graph's second hop rarely is."""
@@ -261,6 +263,11 @@ def in_script_of(ctx: Context, followup: str, question: str) -> str:
     return followup
 
 
+def subrun_size(ctx: Context) -> int:
+    """Candidates a sub-run judges: top_k and the structured find, where there are sources."""
+    return ctx.top_k + (min(ctx.structure_k, SUBRUN_STRUCTURE_K) if structured_sources(ctx) else 0)
+
+
 def gather(
     ctx: Context,
     question: str,
@@ -280,10 +287,10 @@ def gather(
         revisit: Chunks of `seen` that may be offered again: judged irrelevant to the
             parent's question, a passage about the bridge entity can still answer the
             follow-up about it (a new question, so a new verdict).
-        widen: Add the structured finds to the top_k (a root run); otherwise they take the
-            place of the last hybrid hits, so a sub-run judges top_k chunks as before and
-            starts from the passages about its bridge entity rather than from a second
-            similarity search alone.
+        widen: Add up to `structure_k` structured finds to the top_k (a root run);
+            otherwise at most `SUBRUN_STRUCTURE_K`, the walk's best from the partial chunk
+            (a sub-run: its hybrid search on the follow-up is what finds most second hops;
+            replacing hybrid hits with graph finds there lost recall).
 
     Returns:
         The candidates, ranked 1.. in that order.
@@ -291,25 +298,14 @@ def gather(
     again = set(seen) - set(revisit)
     pool = HybridSource(ctx).find(question, [], again, seeds, ctx.top_k)
     structured: list[Candidate] = []
-    room = ctx.structure_k if widen else min(ctx.structure_k, ctx.top_k - 1)
+    room = ctx.structure_k if widen else min(ctx.structure_k, SUBRUN_STRUCTURE_K)
     for source in structured_sources(ctx):
         shared = source.name == "keyword" and ctx.structure == "both"
         limit = min(room, KEYWORD_SHARE) if shared else room
         found = source.find(question, [*pool, *structured], again, seeds, limit)
         structured.extend(found)
         room -= len(found)
-    if not widen:  # the structured finds take the place of the last hybrid hits
-        pool = pool[: max(0, ctx.top_k - len(structured))]
-    return [{**c, "rank": rank} for rank, c in enumerate(interleave(pool, structured), 1)]
-
-
-def interleave(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
-    """Equal-weight reciprocal rank fusion of two lists with no item in common.
-
-    RRF (Cormack et al., 2009) gives each item 1 / (k + its rank); for two disjoint lists
-    of equal weight that is taking one from each in turn, the first list first.
-    """
-    out: list[Candidate] = []
-    for i in range(max(len(first), len(second))):
-        out += first[i : i + 1] + second[i : i + 1]
-    return out
+    # After the hybrid hits: evidence is ranked by verdict first, so a structured find rises
+    # above a hybrid hit only when it is judged better (interleaving the two lists pushed
+    # hybrid hits judged as well out of the top 5: hotpotqa_100, BENCHMARKS.md quality).
+    return [{**c, "rank": rank} for rank, c in enumerate([*pool, *structured], 1)]
