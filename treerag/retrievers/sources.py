@@ -4,8 +4,8 @@ Every source answers the same call, `find(question, pool, seen, seeds, limit)`, 
 chunk candidates (`chunk_id`, `title`, `source`, `text`, `retrieval_score`, and for the
 structured sources `found_by`: which keyword path or graph path led to the chunk). A run's
 root pool is the hybrid top_k and up to `structure_k` chunks the keyword tree and the graph
-add; a sub-run's, the hybrid top_k and the best structured find, ranked after the hybrid
-hits; all of them are judged alike.
+add (a sub-run's walk also starts from the partial chunk that asked its follow-up). The two
+lists are fused by reciprocal rank (one from each in turn); all of them are judged alike.
 
 - Keyword tree: the keywords the question names (exact match on the tree's canonical terms,
   the most specific first) yield the chunks linked under them.
@@ -24,8 +24,8 @@ from typing import Any, Protocol
 
 from treerag.context import Context
 
-SUBRUN_STRUCTURE_K = 1
-"""Structured candidates a sub-run adds to its top_k (a root run adds `structure_k`)."""
+SUBRUN_STRUCTURE_K = 3
+"""Structured candidates a sub-run adds to its top_k, at most (a root run: `structure_k`)."""
 KEYWORD_SHARE = 1
 """Of the structured candidates, at most this many come from the keyword tree: a named
 keyword's chunk is usually a hybrid hit already; the graph's second hop rarely is."""
@@ -288,9 +288,10 @@ def gather(
             parent's question, a passage about the bridge entity can still answer the
             follow-up about it (a new question, so a new verdict).
         widen: Add up to `structure_k` structured finds to the top_k (a root run);
-            otherwise at most `SUBRUN_STRUCTURE_K`, the walk's best from the partial chunk
-            (a sub-run: its hybrid search on the follow-up is what finds most second hops;
-            replacing hybrid hits with graph finds there lost recall).
+            otherwise at most `SUBRUN_STRUCTURE_K` (a sub-run). Measured on hotpotqa_100
+            (BENCHMARKS.md, quality): putting the finds in place of a sub-run's last hybrid
+            hits, or adding only one, lost recall; the hybrid search on the follow-up finds
+            most second hops, the walk from the partial chunk the rest.
 
     Returns:
         The candidates, ranked 1.. in that order.
@@ -305,7 +306,16 @@ def gather(
         found = source.find(question, [*pool, *structured], again, seeds, limit)
         structured.extend(found)
         room -= len(found)
-    # After the hybrid hits: evidence is ranked by verdict first, so a structured find rises
-    # above a hybrid hit only when it is judged better (interleaving the two lists pushed
-    # hybrid hits judged as well out of the top 5: hotpotqa_100, BENCHMARKS.md quality).
-    return [{**c, "rank": rank} for rank, c in enumerate([*pool, *structured], 1)]
+    return [{**c, "rank": rank} for rank, c in enumerate(interleave(pool, structured), 1)]
+
+
+def interleave(first: list[Candidate], second: list[Candidate]) -> list[Candidate]:
+    """Equal-weight reciprocal rank fusion of two lists with no item in common.
+
+    RRF (Cormack et al., 2009) gives each item 1 / (k + its rank); for two disjoint lists
+    of equal weight that is taking one from each in turn, the first list first.
+    """
+    out: list[Candidate] = []
+    for i in range(max(len(first), len(second))):
+        out += first[i : i + 1] + second[i : i + 1]
+    return out
