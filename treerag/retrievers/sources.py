@@ -168,15 +168,6 @@ def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
         return _graphs[key]
 
 
-def forget_graph(ctx: Context) -> None:
-    """Close and forget the cached graph of a data directory (before its file is removed)."""
-    key = str(graph_file(ctx).absolute())
-    with _lock:
-        graph = _graphs.pop(key, None)
-    if graph is not None:
-        graph.close()
-
-
 class GraphSource:
     """Passages by personalized PageRank from the question's entities and the pool."""
 
