@@ -15,9 +15,7 @@ silently behind.
 from __future__ import annotations
 
 import logging
-import os
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 from treerag.context import Context
@@ -76,7 +74,7 @@ def _follow_tree(
     files: set[str],
     base_dir: str | None,
 ) -> Outcome:
-    from treerag.retrievers.keyword_tree import open_tree
+    from treerag.retrievers.keyword_tree import open_tree, tree_records
 
     tree = open_tree(ctx, create=bool(added))
     if tree is None:
@@ -84,7 +82,7 @@ def _follow_tree(
     if ids:
         tree.forget_chunks(ids, files)
     if added:
-        tree.derive_from_chunks(_records(added), root_name=ROOT_NAME, base_dir=base_dir)
+        tree.derive_from_chunks(tree_records(added), root_name=ROOT_NAME, base_dir=base_dir)
     return "updated"
 
 
@@ -180,34 +178,11 @@ def _forget_in_world(ctx: Context, ids: set[str]) -> bool:
     return True
 
 
-def _records(rows: Iterable[dict[str, Any]]) -> list[Any]:
-    """Keyword-tree records: a chunk sits under its file, then its headings or record title."""
-    from treerag.keyword_tree import ChunkRecord
-
-    return [
-        ChunkRecord(
-            source_path=r["source"].split("#", 1)[0],
-            heading_path=_headings(r),
-            chunk_id=r["id"],
-            text=r["text"],
-        )
-        for r in rows
-    ]
-
-
-def _headings(row: dict[str, Any]) -> tuple[str, ...]:
-    """A markdown chunk's heading path; a JSON record's title (records are `file#id`)."""
-    headings = tuple((row.get("meta") or {}).get("heading_path") or ())
-    if not headings and "#" in row["source"] and row.get("title"):
-        return (str(row["title"]),)
-    return headings
-
-
 def _sweep_tree(ctx: Context, live: dict[str, set[str]], ids: set[str]) -> Outcome:
     from treerag.keyword_tree.derive import info_id_of
     from treerag.models import get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
-    from treerag.retrievers.keyword_tree import open_tree
+    from treerag.retrievers.keyword_tree import common_folder, open_tree, tree_records
 
     tree = open_tree(ctx, create=bool(ids))
     if tree is None:
@@ -223,12 +198,9 @@ def _sweep_tree(ctx: Context, live: dict[str, set[str]], ids: set[str]) -> Outco
     tree.forget_chunks(gone, {derived[c] for c in gone} - live_files)
     missing = sorted(i for i in ids if info_id_of(i) not in tree.index.info_offsets)
     if missing:
-        rows = ChunkStore(ctx, get_embeddings(ctx)).get(missing)
-        files = [r["source"].split("#", 1)[0] for r in rows]
-        base = os.path.commonpath(files) if files else None
-        if base and Path(base).is_file():
-            base = str(Path(base).parent)
-        tree.derive_from_chunks(_records(rows), root_name=ROOT_NAME, base_dir=base)
+        records = tree_records(ChunkStore(ctx, get_embeddings(ctx)).get(missing))
+        base = common_folder([r.source_path for r in records])
+        tree.derive_from_chunks(records, root_name=ROOT_NAME, base_dir=base)
     return "updated"
 
 

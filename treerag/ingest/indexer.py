@@ -14,6 +14,7 @@ from treerag.ingest.loaders import JsonFields, LoadError, discover, load, unsupp
 from treerag.ingest.splitting import split_sections
 from treerag.models import embedding_dimension, get_embeddings
 from treerag.retrievers.chunk_store import Chunk, ChunkStore
+from treerag.retrievers.keyword_tree import common_folder
 
 Progress = Callable[[str, int, int], None]
 """Called as progress(stage, done, total): "load" per file read, "embed" per batch written
@@ -164,7 +165,7 @@ def ingest(
             store.flush()
             report.total_chunks = store.count()
     report.written = writer.written
-    base = tree_base if tree_base is not None else _common_folder(files)
+    base = tree_base if tree_base is not None else common_folder([f.as_posix() for f in files])
     removed = [*writer.deleted, *pruned]
     report.derived = dict(
         derived.follow(ctx, writer.rows, removed, map(_file_of, report.pruned_sources), base)
@@ -172,16 +173,6 @@ def ingest(
     report.derived_changes = {"added": len(writer.rows), "removed": len(removed)}
     manifest.record_ingest(ctx, report)
     return report
-
-
-def _common_folder(files: Sequence[Path]) -> str | None:
-    """The deepest folder holding every file (the keyword tree names files from there)."""
-    import os
-
-    if not files:
-        return None
-    base = os.path.commonpath([f.as_posix() for f in files])
-    return str(Path(base).parent) if Path(base).is_file() else base
 
 
 def _ingest_file(

@@ -16,7 +16,7 @@ from typing import Any
 import ahocorasick
 
 from treerag.knowledge_graph.model import NAME_KEYS, Entity
-from treerag.knowledge_graph.text import has_cjk, normalize_name
+from treerag.knowledge_graph.text import has_cjk, longest_matches, normalize_name
 from treerag.knowledge_graph.world import World
 
 MIN_CJK_CHARS = 2
@@ -54,32 +54,11 @@ def build_name_index(world: World) -> Any:
     return automaton
 
 
-def _whole(text: str, start: int, end: int, key: str) -> bool:
-    """CJK names match anywhere; a Latin name must not run into a letter or digit."""
-    if has_cjk(key):
-        return True
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    return not (before.isalnum() or before == "_" or after.isalnum() or after == "_")
-
-
 def named_entities(world: World, question: str) -> list[str]:
     """Return the ids of the entities the question names, in the order they appear."""
     automaton = world.cached("name_index", lambda: build_name_index(world))
-    if automaton.kind != ahocorasick.AHOCORASICK:
-        return []  # no names at all
-    text = normalize_name(question)
-    hits = []
-    for last, (key, ids) in automaton.iter(text):
-        start = last - len(key) + 1
-        if _whole(text, start, last + 1, key):
-            hits.append((start, last + 1, ids))
-    taken: list[tuple[int, int]] = []
     found: dict[str, int] = {}
-    for start, end, ids in sorted(hits, key=lambda h: (h[0] - h[1], h[0])):  # longest first
-        if any(a <= start and end <= b for a, b in taken):
-            continue  # part of a longer name already matched
-        taken.append((start, end))
+    for start, _, ids in longest_matches(automaton, normalize_name(question)):
         for entity_id in ids:
             found.setdefault(entity_id, start)
     return sorted(found, key=found.__getitem__)

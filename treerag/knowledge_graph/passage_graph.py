@@ -39,6 +39,7 @@ import ahocorasick
 import numpy as np
 
 from treerag.keyword_tree.normalize import canonical
+from treerag.knowledge_graph.text import has_cjk, longest_matches
 
 MAX_SHARED = 50
 """A shared name named by more passages than this says little about any one of them."""
@@ -97,17 +98,7 @@ def name_key(name: str) -> str:
 def _usable(key: str) -> bool:
     if not key or key.isdigit():
         return False
-    cjk = any("\u4e00" <= ch <= "\u9fff" for ch in key)
-    return len(key) >= (MIN_CJK_CHARS if cjk else MIN_LATIN_CHARS)
-
-
-def _whole(text: str, start: int, end: int) -> bool:
-    """CJK names match anywhere; a Latin name must not run into a letter or digit."""
-    if any("\u4e00" <= ch <= "\u9fff" for ch in text[start:end]):
-        return True
-    before = text[start - 1] if start > 0 else " "
-    after = text[end] if end < len(text) else " "
-    return not (before.isalnum() or after.isalnum())
+    return len(key) >= (MIN_CJK_CHARS if has_cjk(key) else MIN_LATIN_CHARS)
 
 
 class NameMatcher:
@@ -121,27 +112,12 @@ class NameMatcher:
         self.automaton = ahocorasick.Automaton()
         for key, node in nodes.items():
             self.automaton.add_word(key, (key, node))
-        self.empty = len(self.automaton) == 0
-        if not self.empty:
+        if len(self.automaton):
             self.automaton.make_automaton()
 
     def find(self, text: str) -> list[str]:
-        """The keys occurring in canonical `text`, longest first where they overlap."""
-        if self.empty:
-            return []
-        spans = [
-            (last - len(key) + 1, last + 1, node)
-            for last, (key, node) in self.automaton.iter(text)
-            if _whole(text, last - len(key) + 1, last + 1)
-        ]
-        taken: list[tuple[int, int]] = []
-        found: dict[str, None] = {}
-        for start, end, node in sorted(spans, key=lambda s: (s[0] - s[1], s[0])):
-            if any(a <= start and end <= b for a, b in taken):
-                continue
-            taken.append((start, end))
-            found.setdefault(node)
-        return list(found)
+        """The nodes named in canonical `text`, longest first where names overlap."""
+        return list(dict.fromkeys(node for _, _, node in longest_matches(self.automaton, text)))
 
 
 def shared_names(text: str) -> list[tuple[str, str]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from typing import Any
 
 # Han, kana, hangul and CJK punctuation/full-width forms: one token per character.
 _CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
@@ -17,6 +18,39 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+"
 def has_cjk(text: str) -> bool:
     """Return whether the text contains any CJK character."""
     return CJK_CHAR.search(text) is not None
+
+
+def whole_match(text: str, start: int, end: int, key: str) -> bool:
+    """CJK names match anywhere; a Latin name must not run into a letter, digit or '_'."""
+    if has_cjk(key):
+        return True
+    before = text[start - 1] if start > 0 else " "
+    after = text[end] if end < len(text) else " "
+    return not (before.isalnum() or before == "_" or after.isalnum() or after == "_")
+
+
+def longest_matches(automaton: Any, text: str) -> list[tuple[int, int, Any]]:
+    """(start, end, payload) of an Aho-Corasick automaton's whole-word matches in `text`.
+
+    The automaton maps each key to `(key, payload)`. Where matches overlap the longest wins
+    ("Emberglass Guild" over "emberglass"); the list is longest first.
+    """
+    import ahocorasick
+
+    if automaton.kind != ahocorasick.AHOCORASICK:
+        return []  # no keys at all
+    hits = [
+        (last - len(key) + 1, last + 1, payload)
+        for last, (key, payload) in automaton.iter(text)
+        if whole_match(text, last - len(key) + 1, last + 1, key)
+    ]
+    taken: list[tuple[int, int]] = []
+    out = []
+    for start, end, payload in sorted(hits, key=lambda h: (h[0] - h[1], h[0])):
+        if not any(a <= start and end <= b for a, b in taken):
+            taken.append((start, end))
+            out.append((start, end, payload))
+    return out
 
 
 def normalize_name(name: str) -> str:

@@ -13,22 +13,9 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit, thread_of
 from treerag.reasoning.ledger import ledger_for
 from treerag.retrievers.chunk_store import EmptyStoreError
+from treerag.retrievers.sources import gather
 from treerag.server.scope import require_active
 from treerag.state import RagState
-
-
-def fresh(
-    ctx: Context,
-    question: str,
-    seen: Collection[str] = (),
-    seeds: Sequence[str] = (),
-    revisit: Collection[str] = (),
-    widen: bool = True,
-) -> list[dict[str, Any]]:
-    """This run's candidates not in `seen`: the hybrid top_k and what structure adds."""
-    from treerag.retrievers.sources import gather
-
-    return gather(ctx, question, seen, seeds, revisit, widen)
 
 
 def allocate(
@@ -40,7 +27,7 @@ def allocate(
 ) -> list[list[dict[str, Any]]]:
     """Fetch the chunks of a level's sub-runs, in order, so that no two of them share one.
 
-    Each follow-up takes its candidates (`fresh`) that neither the tree on the way here
+    Each follow-up takes its candidates (`sources.gather`) that neither the tree on the way here
     (`seen`) nor an earlier sibling holds; the graph walk of each starts from the partial
     chunk that asked it (`seeds[i]`), so a follow-up about a bridge entity reaches the
     passages about that entity, even one the parent judged irrelevant to its own question
@@ -51,7 +38,7 @@ def allocate(
     taken = set(seen)
     fetched = []
     for i, question in enumerate(questions):
-        chunks = fresh(ctx, question, taken, seeds[i : i + 1], revisit, widen=False)
+        chunks = gather(ctx, question, taken, seeds[i : i + 1], revisit, widen=False)
         taken.update(c["chunk_id"] for c in chunks)
         fetched.append(chunks)
     return fetched
@@ -80,7 +67,7 @@ async def retrieve_chunks(
         if state.get("depth", 0) and "prefetched" in state:
             chunks = list(state["prefetched"])
         else:
-            chunks = await asyncio.to_thread(fresh, ctx, state["question"])
+            chunks = await asyncio.to_thread(gather, ctx, state["question"])
         error = ""
     except EmptyStoreError as exc:
         chunks, error = [], str(exc)

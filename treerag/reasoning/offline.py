@@ -26,6 +26,7 @@ Rules (documented here because they decide what a user without an LLM sees):
 from __future__ import annotations
 
 import asyncio
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any, NamedTuple
@@ -159,15 +160,12 @@ def named_entity(question: str, title: str, text: str) -> str:
     The chunk's title; for a Chinese question also a proper name of it (a person / place /
     organisation jieba tags, a capitalised run of words) that the chunk's text holds, since
     Chinese has no similarity signal to go on with the bundled English-only embedder that
-    judges; compared in the
-    keyword tree's canonical form, which folds case, width and Traditional to Simplified
-    script, so a question in either script names a chunk in either.
+    judges; compared in the keyword tree's canonical form, which folds case, width and
+    Traditional to Simplified script, so a question in either script names a chunk in either.
     """
-    from treerag.keyword_tree.normalize import canonical
-    from treerag.knowledge_graph.extract import proper_names
+    from treerag.keyword_tree.normalize import canonical, query_key
 
-    asked = canonical(question)
-    if _names_in(canonical(title), asked):
+    if _names_in(canonical(title), query_key(question)):
         return title
     if script_of(question) != "cjk":
         # Latin script has sentence similarity to go on (MiniLM); a chunk naming the
@@ -175,10 +173,16 @@ def named_entity(question: str, title: str, text: str) -> str:
         # one of them made offline trees stop early (`questions.covers`) on hotpotqa_100.
         return ""
     body = canonical(f"{title} {text}")
-    for name in proper_names(question):
-        if _names_in(canonical(name), body):
-            return name
-    return ""
+    return next((name for name, key in _question_names(question) if _names_in(key, body)), "")
+
+
+@functools.lru_cache(maxsize=1024)
+def _question_names(question: str) -> tuple[tuple[str, str], ...]:
+    """The question's proper names with their canonical keys: every chunk a run judges asks."""
+    from treerag.keyword_tree.normalize import query_key
+    from treerag.knowledge_graph.extract import proper_names
+
+    return tuple((name, query_key(name)) for name in proper_names(question))
 
 
 class OfflineReasoner:

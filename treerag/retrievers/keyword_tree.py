@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -110,32 +111,51 @@ def _fill_match(tree: Any, note: dict[str, Any], node: Any) -> None:
     note["text"] = "\n".join(i["text"] for i in note["infos"])
 
 
-def derive_from_collection(ctx: Context, root_name: str = "Documents") -> Any:
-    """Build folder → file → heading keywords from the ingested chunks, chunks linked as infos.
-
-    Running it again after more ingestion adds what is new; unchanged chunks change nothing.
-    """
-    import os
-
+def tree_records(rows: Iterable[dict[str, Any]]) -> list[Any]:
+    """Chunk rows as the deriver takes them: under the file, then its headings or record title."""
     from treerag.keyword_tree import ChunkRecord
-    from treerag.models import get_embeddings
-    from treerag.retrievers.chunk_store import ChunkStore
 
-    store = ChunkStore(ctx, get_embeddings(ctx))
-    store.require_data()
-    rows = store.all_rows()
-    records = [
+    return [
         ChunkRecord(
             source_path=r["source"].split("#", 1)[0],
-            heading_path=tuple((r.get("meta") or {}).get("heading_path") or ()),
+            heading_path=_headings(r),
             chunk_id=r["id"],
             text=r["text"],
         )
         for r in rows
     ]
-    base = os.path.commonpath([r.source_path for r in records]) if records else None
-    if base and Path(base).is_file():
-        base = str(Path(base).parent)
+
+
+def _headings(row: dict[str, Any]) -> tuple[str, ...]:
+    """A markdown chunk's heading path; a JSON record's title (records are `file#id`)."""
+    headings = tuple((row.get("meta") or {}).get("heading_path") or ())
+    if not headings and "#" in row["source"] and row.get("title"):
+        return (str(row["title"]),)
+    return headings
+
+
+def common_folder(paths: Sequence[str]) -> str | None:
+    """The deepest folder holding every path (the tree names files from there)."""
+    import os
+
+    if not paths:
+        return None
+    base = os.path.commonpath(list(paths))
+    return str(Path(base).parent) if Path(base).is_file() else base
+
+
+def derive_from_collection(ctx: Context, root_name: str = "Documents") -> Any:
+    """Build folder → file → heading keywords from the ingested chunks, chunks linked as infos.
+
+    Running it again after more ingestion adds what is new; unchanged chunks change nothing.
+    """
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    store = ChunkStore(ctx, get_embeddings(ctx))
+    store.require_data()
+    records = tree_records(store.all_rows())
+    base = common_folder([r.source_path for r in records])
     tree = open_tree(ctx, create=True)
     assert tree is not None  # create=True always opens one
     return tree.derive_from_chunks(records, root_name=root_name, base_dir=base)

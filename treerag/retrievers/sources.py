@@ -16,13 +16,14 @@ lists are fused by reciprocal rank (one from each in turn); all of them are judg
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from treerag.context import Context
+from treerag.retrievers.language import has_ideographs
 
 SUBRUN_STRUCTURE_K = 3
 """Structured candidates a sub-run adds to its top_k, at most (a root run: `structure_k`)."""
@@ -31,7 +32,6 @@ KEYWORD_SHARE = 1
 keyword's chunk is usually a hybrid hit already; the graph's second hop rarely is."""
 MIN_KEYWORD_CHARS = 4
 GRAPH_FILE = "passages.sqlite"
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _graphs: dict[str, Any] = {}
 _lock = threading.Lock()
 
@@ -41,7 +41,7 @@ Candidate = dict[str, Any]
 class Source(Protocol):
     """One way of finding candidate chunks for a question."""
 
-    name: str
+    name: ClassVar[str]
 
     def find(
         self,
@@ -58,13 +58,12 @@ class Source(Protocol):
 # -- hybrid search ------------------------------------------------------------------------------
 
 
+@dataclass
 class HybridSource:
     """Dense + BM25 search of the chunk collection (`treerag.retrievers.hybrid`)."""
 
-    name = "hybrid"
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
+    ctx: Context
+    name: ClassVar[str] = "hybrid"
 
     def find(
         self,
@@ -98,13 +97,12 @@ class HybridSource:
 # -- the keyword tree ---------------------------------------------------------------------------
 
 
+@dataclass
 class KeywordSource:
     """Chunks linked under the keywords a question names (seed 03's exact hit)."""
 
-    name = "keyword"
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
+    ctx: Context
+    name: ClassVar[str] = "keyword"
 
     def find(
         self,
@@ -168,13 +166,12 @@ def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
         return _graphs[key]
 
 
+@dataclass
 class GraphSource:
     """Passages by personalized PageRank from the question's entities and the pool."""
 
-    name = "graph"
-
-    def __init__(self, ctx: Context) -> None:
-        self.ctx = ctx
+    ctx: Context
+    name: ClassVar[str] = "graph"
 
     def find(
         self,
@@ -241,15 +238,16 @@ def in_script_of(ctx: Context, followup: str, question: str) -> str:
     A bridge found in a Chinese chunk makes an English question's follow-up read "Which guild
     built 潮匠行会?"; the graph knows the entity's English name when a document gives both.
     """
-    graph = open_passage_graph(ctx) if _CJK.search(followup) or _CJK.search(question) else None
+    cross = has_ideographs(followup) or has_ideographs(question)
+    graph = open_passage_graph(ctx) if cross else None
     if graph is None:
         return followup
-    want = bool(_CJK.search(question))
+    want = bool(has_ideographs(question))
     for node in graph.named_in(followup):
         names = graph.names_of(node)
-        wanted = next((n for n in names if bool(_CJK.search(n)) == want), None)
+        wanted = next((n for n in names if bool(has_ideographs(n)) == want), None)
         for name in names:
-            if wanted and bool(_CJK.search(name)) != want and name in followup:
+            if wanted and bool(has_ideographs(name)) != want and name in followup:
                 followup = followup.replace(name, wanted)
     return followup
 
