@@ -22,6 +22,8 @@ GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600,
 """Default token budgets of the knowledge-graph context, per part."""
 
 
+DEFAULT_COLLECTION = "treerag_chunks"
+"""The Milvus collection a data directory holds unless told otherwise."""
 LOCAL_DEFAULTS = {"top_k": 3, "max_depth": 1, "max_subqueries": 2, "answer_token_budget": 1000}
 """Defaults of the `local` chat model (a CPU-only 1.5B model, ~4 s a call on two idle cores):
 a smaller tree, and an answer context that fits its 4096-token window even for Chinese text
@@ -92,7 +94,7 @@ class Context:
     milvus_token: str = _setting(
         "", "Token for a Milvus server (user:password or API key); empty for Milvus Lite."
     )
-    collection: str = _setting("treerag_chunks", "Milvus collection holding the chunks.")
+    collection: str = _setting(DEFAULT_COLLECTION, "Milvus collection holding the chunks.")
     analyzer: Analyzer = _setting(
         "auto",
         "BM25 analyzer for a new collection: bigram (jieba words + Chinese character pairs; Chinese/mixed), jieba (words only), standard (English), auto = bigram when the first documents hold Chinese, else standard.",
@@ -132,7 +134,7 @@ class Context:
     top_k: int = _setting(5, "Chunks per retrieval.")
     structure: Structure = _setting(
         "both",
-        "Structured retrieval joining every run's candidates: keyword (chunks linked under the keywords the question names), graph (personalized PageRank over the passage-entity graph), both, or none (hybrid search alone).",
+        "Structured retrieval joining every run's candidates: keyword (chunks linked under the keywords the question names), graph (personalized PageRank over the passage-entity graph, and the passages on an entity graph's scored paths where one exists), both, or none (hybrid search alone).",
     )
     structure_k: int = _setting(
         3,
@@ -236,8 +238,17 @@ class Context:
 
     @property
     def stores_path(self) -> Path:
-        """Where the derived stores (keyword tree, knowledge graph) live."""
-        return Path(self.stores_dir).expanduser() if self.stores_dir else self.tenant_path
+        """Where the derived stores (keyword tree, knowledge graph) live.
+
+        `stores_dir` when set; else the tenant's directory for the default collection, and a
+        folder of its own for any other (`collections/<name>`), so that collections sharing a
+        data directory (`treerag eval` gives each dev set one) never share a graph or a tree.
+        """
+        if self.stores_dir:
+            return Path(self.stores_dir).expanduser()
+        if self.collection != DEFAULT_COLLECTION:
+            return self.tenant_path / "collections" / self.collection
+        return self.tenant_path
 
     @property
     def resolved_milvus_uri(self) -> str:

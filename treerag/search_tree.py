@@ -172,11 +172,19 @@ def distinct_part(question: str, parent: str) -> str:
     return q
 
 
+FOUND_BY_LABELS = {"paths": "knowledge graph"}
+"""How a `found_by.kind` reads where it differs from the kind itself."""
+
+
 def found_by_text(found_by: dict[str, Any]) -> str:
-    """How a structured source found a chunk: "via graph: A → B → C", "via keyword: X › Y"."""
+    """How a structured source found a chunk, as the tree shows it.
+
+    "via graph: A → B → C", "via keyword: X › Y", "via knowledge graph: A —student_of→ B".
+    """
     kind = found_by.get("kind", "")
     joiner = " › " if kind == "keyword" else " → "
-    return f"via {kind}: {joiner.join(str(p) for p in found_by.get('path', []))}"
+    label = FOUND_BY_LABELS.get(kind, kind)
+    return f"via {label}: {joiner.join(str(p) for p in found_by.get('path', []))}"
 
 
 def to_rich(tree: dict[str, Any], show_answers: bool = True) -> Any:

@@ -104,3 +104,12 @@ def test_readme_documents_every_setting():
     ]
     missing = [row for row in expected if row not in readme.splitlines()]
     assert not missing, "README settings table differs from Context:\n" + "\n".join(missing)
+
+
+def test_each_collection_of_a_data_dir_keeps_its_own_stores(tmp_path):
+    default = Context(data_dir=str(tmp_path))
+    other = Context(data_dir=str(tmp_path), collection="eval_hotpot")
+    assert default.stores_path == default.tenant_path
+    assert other.stores_path == tmp_path / "collections" / "eval_hotpot"
+    chosen = Context(data_dir=str(tmp_path), collection="eval_hotpot", stores_dir=str(tmp_path))
+    assert chosen.stores_path == tmp_path

@@ -68,12 +68,14 @@ def test_kw_derive_reports_what_it_wrote_and_search_speaks_in_sentences(tmp_path
     docs = write_corpus(tmp_path / "docs")
     data = ["--data-dir", str(tmp_path / "data"), "--collection", "derive_counts"]
     assert runner.invoke(app, ["ingest", str(docs), *data]).exit_code == 0
-    # Ingest derives the keyword tree itself; derive one from scratch to read its counts.
-    assert (tmp_path / "data" / "keyword_tree").is_dir()
-    shutil.rmtree(tmp_path / "data" / "keyword_tree")
+    # Ingest derives the keyword tree itself (a collection other than the default keeps its
+    # stores in a folder of its own); derive one from scratch to read its counts.
+    tree = tmp_path / "data" / "collections" / "derive_counts" / "keyword_tree"
+    assert tree.is_dir()
+    shutil.rmtree(tree)
     first = runner.invoke(app, ["kw", "derive", *data], terminal_width=200)
     assert first.exit_code == 0, first.output
-    store = ["--store", str(tmp_path / "data" / "keyword_tree")]
+    store = ["--store", str(tree)]
     metrics = json.loads(runner.invoke(app, ["kw", "metrics", "--json", *store]).output)
     said = " ".join(first.output.split())
     assert "0 records" not in said

@@ -86,6 +86,9 @@ async def test_plain_ingest_builds_what_full_cites_and_naive_misses(bridge, tmp_
     assert found, "b.md should hang in the tree as a graph branch"
     path = found[0]["found_by"]["path"]
     assert len(path) >= 2 and "港" in path[-1] or "Port Veyra" in path[-1]
+    # The question names a.md; the graph links b.md from it: the two lead the evidence.
+    top = {e["source"] for e in result["evidence"][:2]}
+    assert top == {(root / "a.md").as_posix(), b}, result["evidence"]
 
 
 async def test_without_structure_the_tree_does_not_see_the_bridge_at_the_root(bridge, tmp_path):

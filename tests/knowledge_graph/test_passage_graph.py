@@ -109,3 +109,28 @@ def test_a_follow_up_names_the_bridge_in_the_questions_script(tmp_path):
     assert asked == "Which guild built Guild of Tidewrights?"
     same = in_script_of(ctx, "潮匠行会位于哪里？", "建造盐鹪号的行会位于哪里？")
     assert same == "潮匠行会位于哪里？"
+
+
+def test_a_reader_opens_and_ranks_while_another_process_writes(tmp_path):
+    path = tmp_path / "g.sqlite"
+    PassageGraph(path).add([A, B, C, D])
+    writer = sqlite3.connect(path, isolation_level=None)
+    writer.execute("begin immediate")  # an ingest in another process, mid-transaction
+    try:
+        reader = PassageGraph(path)  # used to write on opening, and failed: database is locked
+        assert not reader.reset
+        hits = reader.rank(["a"], reader.named_in("Which river flows past Aldous Brennick's town?"))
+        assert hits[0].id == "b"
+    finally:
+        writer.execute("rollback")
+        writer.close()
+
+
+def test_the_passages_about_an_entity_are_its_titled_one_then_its_document(tmp_path):
+    graph = PassageGraph(tmp_path / "g.sqlite")
+    life = Passage("s2", "沈疑微生于鹿井镇。", "生平", source="people/shen.md")
+    head = Passage("s1", "沈疑微（Shen Yiwei）是制图学家。", "沈疑微", source="people/shen.md")
+    graph.add([A, head, life])
+    assert graph.about(["Shen Yiwei"]) == ["s1", "s2"]  # by its other name, then the rest
+    assert graph.about(["沈疑微"]) == ["s1", "s2"]
+    assert graph.about(["Nobody Known"]) == []

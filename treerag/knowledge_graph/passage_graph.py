@@ -47,6 +47,10 @@ MAX_DEGREE = 50
 """Entities linked to more passages than this are hubs: the walk does not pass through them."""
 MIN_CJK_CHARS = 2
 MIN_LATIN_CHARS = 4
+QUESTION_STEP = "question"
+"""The first step of a path that started at an entity the question names."""
+BUSY_TIMEOUT_S = 60.0
+"""How long a connection waits for another process's write to finish."""
 DAMPING = 0.5
 """PageRank's probability of following an edge (HippoRAG 2's setting: half the mass restarts)."""
 ITERATIONS = 30
@@ -193,14 +197,21 @@ class PassageGraph:
     def __init__(self, path: Path) -> None:
         self.path = path
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+        # Another process may be writing (an ingest beside a running page): wait for it.
+        self._db = sqlite3.connect(
+            path, timeout=BUSY_TIMEOUT_S, check_same_thread=False, isolation_level=None
+        )
         version = self._db.execute("pragma user_version").fetchone()[0]
         tables = self._db.execute("select name from sqlite_master where type = 'table'").fetchall()
         self.reset = bool(tables) and version != FORMAT
         """Whether the file held another format and was emptied: it needs a rebuild."""
         if self.reset:
             self._db.executescript("".join(f"drop table {name};" for (name,) in tables))
-        self._db.executescript(f"pragma journal_mode=wal; pragma user_version={FORMAT};" + SCHEMA)
+        if self.reset or not tables:
+            # Only a new or emptied file is written on opening; a reader never takes a lock.
+            self._db.executescript(
+                f"pragma journal_mode=wal; pragma user_version={FORMAT};" + SCHEMA
+            )
         self._lock = threading.RLock()
         self._cache: dict[str, Any] = {}
 
@@ -384,6 +395,49 @@ class PassageGraph:
             for (label,) in self._db.execute("select label from names where node = ?", (node,))
         ]
 
+    def about(self, names: Iterable[str]) -> list[str]:
+        """Ids of the passages about an entity, those titled by one of its names first.
+
+        Titled by one of `names` or by another name of its entity, then the rest of their
+        documents. "Shen Yiwei" finds the passage titled 沈疑微 where a document gives both
+        names, then that document's sections ("生平", "梅罗海图").
+        """
+        keys = {name_key(n) for n in names if n and _usable(name_key(n))}
+        if not keys:
+            return []
+        with self._lock:
+            marks = ",".join("?" * len(keys))
+            nodes = [
+                n
+                for (n,) in self._db.execute(
+                    f"select distinct node from names where key in ({marks})", list(keys)
+                )
+            ]
+            if nodes:
+                marks_n = ",".join("?" * len(nodes))
+                keys |= {
+                    k
+                    for (k,) in self._db.execute(
+                        f"select key from names where node in ({marks_n})", nodes
+                    )
+                }
+            marks = ",".join("?" * len(keys))
+            titled = self._db.execute(
+                f"select id, source from passages where title_key in ({marks}) order by id",
+                list(keys),
+            ).fetchall()
+            # The rest of the document: its sections carry their headings as titles.
+            sources = list(dict.fromkeys(source for _, source in titled if source))
+            marks = ",".join("?" * len(sources))
+            rest = (
+                self._db.execute(
+                    f"select id from passages where source in ({marks}) order by id", sources
+                ).fetchall()
+                if sources
+                else []
+            )
+        return list(dict.fromkeys([i for i, _ in titled] + [i for (i,) in rest]))
+
     def title_of(self, passage_id: str) -> str:
         """A passage's title (empty when it has none)."""
         row = self._db.execute("select title from passages where id = ?", (passage_id,)).fetchone()
@@ -487,7 +541,7 @@ class PassageGraph:
         here = self.title_of(passage) or passage
         for k in seed_entities:
             if k in mine:
-                return _steps("question", self.label(k), here)
+                return _steps(QUESTION_STEP, self.label(k), here)
         for seed in seed_passages:
             shared = sorted(mine & by_passage.get(seed, set()))
             if shared:

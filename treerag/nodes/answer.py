@@ -11,6 +11,7 @@ from treerag.nodes.common import context_of, emit
 from treerag.reasoning import EvidenceItem, get_reasoner
 from treerag.reasoning.ledger import release
 from treerag.reasoning.marks import renumber
+from treerag.reasoning.named import anchored
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
 
@@ -26,14 +27,18 @@ def public_evidence(evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [{k: e[k] for k in PUBLIC_EVIDENCE_KEYS} for e in evidence]
 
 
-def rank_evidence(chunks: list[ChunkRecord], depth: int) -> list[dict[str, Any]]:
+def rank_evidence(
+    chunks: list[ChunkRecord], depth: int, question: str = ""
+) -> list[dict[str, Any]]:
     """Rank this run's chunks and its sub-runs' evidence, best first.
 
     This level's sufficient chunks (2) come first, irrelevant ones (0) last. Partial chunks and the
     sub-runs' finds are ordered by reciprocal rank fusion (Cormack et al., 2009: the sum of
-    1 / (60 + rank) over the ranked lists an item appears in) of this run's retrieval list
-    and each sub-run's ranked evidence, the latter counted from the rank of the chunk that
-    caused it; ties go to the shallower item. A chunk found by several runs rises.
+    1 / (60 + rank) over the ranked lists an item appears in) of this run's retrieval list,
+    each sub-run's ranked evidence, the latter counted from the rank of the chunk that
+    caused it, and the anchor list (`named.anchored`): the chunks whose document the question
+    names, each followed by the chunks the graph linked from it in one step. Ties go to the
+    shallower item. A chunk found by several runs, or named by the question, rises.
     """
     items: dict[str, dict[str, Any]] = {}
     fused: dict[str, float] = {}
@@ -52,6 +57,9 @@ def rank_evidence(chunks: list[ChunkRecord], depth: int) -> list[dict[str, Any]]
         # below that chunk, so the bridge chunk and its completion sit side by side.
         for position, found in enumerate(chunk.get("sub_evidence", []), 1):
             offer(found, rank + position)
+    by_id = {c["chunk_id"]: c for c in chunks}
+    for position, chunk_id in enumerate(anchored(question, chunks), 1):
+        offer(_own_item(by_id[chunk_id], depth), position)
 
     # Only this level's own verdicts of 2 answer this question; a sub-run's 2 answered its
     # follow-up, which makes it partial evidence here.
@@ -172,7 +180,7 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     return {
         "answer": text,
         "citations": citations,
-        "evidence": rank_evidence(chunks, tree["depth"]),
+        "evidence": rank_evidence(chunks, tree["depth"], state["question"]),
         "llm_calls": 0 if state.get("error") else 1,
         "tree_llm_calls": tree_calls,
         "reasoner": reasoner.name,

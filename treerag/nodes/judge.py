@@ -13,6 +13,7 @@ from treerag.nodes.common import context_of, emit
 from treerag.reasoning import Judgement, get_reasoner
 from treerag.reasoning.judge_cache import judge_cache
 from treerag.reasoning.ledger import ledger_for
+from treerag.reasoning.named import linked_from
 from treerag.state import JudgeTask, RagState
 
 
@@ -48,7 +49,9 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     if verdict is None:
         ledger = ledger_for(task["root_thread_id"] or task["thread_id"], ctx.max_llm_calls)
         if ledger.spend(1):
-            verdict = await reasoner.judge(task["question"], chunk.get("title", ""), chunk["text"])
+            verdict = await reasoner.judge(
+                task["question"], chunk.get("title", ""), chunk["text"], linked_from(chunk)
+            )
             ledger.refund(1 - verdict.calls)  # retries count as calls too
             await asyncio.to_thread(cache.put, task["question"], chunk["chunk_id"], judge, verdict)
         else:

@@ -88,8 +88,12 @@ class Reasoner(Protocol):
     name: str
     offline: bool
 
-    async def judge(self, question: str, title: str, text: str) -> Judgement:
-        """Judge one chunk; never raises (failures degrade to score 0 with `error`)."""
+    async def judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
+        """Judge one chunk; never raises (failures degrade to score 0 with `error`).
+
+        `linked_from` is the title of the chunk the graph linked this one from in one step
+        (`treerag.reasoning.named.linked_from`), "" when none; a reasoner may ignore it.
+        """
         ...
 
     async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:

@@ -56,8 +56,12 @@ class LLMReasoner:
     async def _call(self, runnable: Any, payload: Any) -> Any:
         return await asyncio.wait_for(runnable.ainvoke(payload), timeout=self.timeout_s)
 
-    async def judge(self, question: str, title: str, text: str) -> Judgement:
-        """Ask for a structured verdict; retry malformed or late answers, then degrade."""
+    async def judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
+        """Ask for a structured verdict; retry malformed or late answers, then degrade.
+
+        The model reads the passage itself, so where the graph found it (`linked_from`) is
+        not part of the prompt.
+        """
         prompt = get_prompt("judge", self.prompts).format(
             question=question, title=untrusted_title(title), text=untrusted(text)
         )

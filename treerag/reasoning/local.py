@@ -60,13 +60,13 @@ class LocalReasoner(LLMReasoner):
         """Who judges, for the verdict cache: the model, or the offline judge when chosen."""
         return self._offline.name if self._ctx.local_judge == "offline" else self.name
 
-    async def judge(self, question: str, title: str, text: str) -> Judgement:
+    async def judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
         """The LLM judge, once the server is up; a partial verdict gets a follow-up that is new.
 
         With `local_judge=offline` the heuristic judge decides instead, and no call is made.
         """
         if self._ctx.local_judge == "offline":
-            verdict = await self._offline.judge(question, title, text)
+            verdict = await self._offline.judge(question, title, text, linked_from)
             verdict.calls = 0  # no model call: neither the budget nor the call count moves
             return verdict
         await self._ready()

@@ -9,7 +9,10 @@ Rules (documented here because they decide what a user without an LLM sees):
   when the chunk shares a term and coverage >= partial_coverage, or similarity >=
   partial_similarity: it names something the question needs; also when the question names
   the chunk's title, or (Chinese) a proper name the chunk holds: the first hop of a multi-hop
-  question, whatever the script or the word segmentation (`named_entity`). Else 0: a chunk
+  question, whatever the script or the word segmentation (`named_entity`); also a chunk the
+  graph linked in one step from a document the question names, or a knowledge-graph path
+  led to from an entity the question names (`named.linked_from`): the first hop's bridge,
+  which shares few words with the question. Else 0: a chunk
   that shares no term with the question and is not similar never counts. Thresholds per
   script in `THRESHOLDS`, fitted on the dev sets (see there). The quote is the best sentence.
 - follow-up (score 1 only): a short question about the bridge entity, the name the chunk adds
@@ -35,6 +38,7 @@ import numpy as np
 
 from treerag.reasoning.base import EvidenceItem, Judgement
 from treerag.reasoning.marks import MarkNumbers
+from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import (
     bridge,
     fills_slot,
@@ -142,30 +146,19 @@ class Features:
     """The entity the question names that the chunk is about or names (`named_entity`)."""
 
 
-MIN_TITLE_KEY = {"cjk": 2, "latin": 4}
-
-
-def _names_in(name: str, text: str) -> bool:
-    """Whether canonical `text` holds `name` (canonical too), a Latin name as whole words."""
-    if len(name) < MIN_TITLE_KEY[script_of(name)]:
-        return False
-    if _CJK.search(name):
-        return name in text
-    return f" {name} " in f" {text} "
-
-
 def named_entity(question: str, title: str, text: str) -> str:
     """The entity the question names that the chunk is about or names, "" when none.
 
-    The chunk's title; for a Chinese question also a proper name of it (a person / place /
-    organisation jieba tags, a capitalised run of words) that the chunk's text holds, since
-    Chinese has no similarity signal to go on with the bundled English-only embedder that
-    judges; compared in the keyword tree's canonical form, which folds case, width and
-    Traditional to Simplified script, so a question in either script names a chunk in either.
+    The chunk's title (`named.names_title`); for a Chinese question also a proper name of
+    it (a person / place / organisation jieba tags, a capitalised run of words) that the
+    chunk's text holds, since Chinese has no similarity signal to go on with the bundled
+    English-only embedder that judges; compared in the keyword tree's canonical form, which
+    folds case, width and Traditional to Simplified script, so a question in either script
+    names a chunk in either.
     """
-    from treerag.keyword_tree.normalize import canonical, query_key
+    from treerag.keyword_tree.normalize import canonical
 
-    if _names_in(canonical(title), query_key(question)):
+    if names_title(question, title):
         return title
     if script_of(question) != "cjk":
         # Latin script has sentence similarity to go on (MiniLM); a chunk naming the
@@ -173,7 +166,7 @@ def named_entity(question: str, title: str, text: str) -> str:
         # one of them made offline trees stop early (`questions.covers`) on hotpotqa_100.
         return ""
     body = canonical(f"{title} {text}")
-    return next((name for name, key in _question_names(question) if _names_in(key, body)), "")
+    return next((name for name, key in _question_names(question) if names_in(key, body)), "")
 
 
 @functools.lru_cache(maxsize=1024)
@@ -223,9 +216,9 @@ class OfflineReasoner:
             self._memo.update(zip(missing, vectors, strict=True))
         return np.stack([self._memo[t] for t in texts])
 
-    async def judge(self, question: str, title: str, text: str) -> Judgement:
-        """Score a chunk by term coverage and sentence similarity."""
-        return await asyncio.to_thread(self._judge, question, title, text)
+    async def judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
+        """Score a chunk by term coverage and sentence similarity (and its graph link)."""
+        return await asyncio.to_thread(self._judge, question, title, text, linked_from)
 
     def features(self, question: str, title: str, text: str) -> Features:
         """Measure a chunk against a question (what the judge's rule reads)."""
@@ -249,18 +242,20 @@ class OfflineReasoner:
             named=named_entity(question, title, text),
         )
 
-    def _judge(self, question: str, title: str, text: str) -> Judgement:
+    def _judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
         f = self.features(question, title, text)
         score = rule(
             THRESHOLDS[script_of(question)], f.coverage, f.similarity, bool(f.found), f.filled
         )
-        if f.named and score == 0:
+        bridged = bool(linked_from) and names_title(question, linked_from)
+        if (f.named or bridged) and score == 0:
             score = 1
         reason = (
             f"offline: {len(f.found)}/{len(f.terms)} question terms present "
             f"({', '.join(f.found[:5]) or 'none'}), best sentence similarity {f.similarity:.2f}"
             f"{f', holds a {f.kind}' if score == 2 else ''}"
             f"{f'; names {f.named!r}, which the question names' if f.named else ''}"
+            f"{f'; linked from {linked_from!r}, which the question names' if bridged else ''}"
         )
         followup = _followup(question, f) if score == 1 else ""
         return Judgement(score, reason, followup, f.best[0], calls=1)

@@ -21,7 +21,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from treerag.reasoning.text import EN_STOP, ZH_STOP, content_terms, normalize, stem, stems
+from treerag.reasoning.text import EN_STOP, content_terms, is_zh_stop, normalize, stem, stems
 
 NEAR_DUPLICATE_JACCARD = 0.6
 
@@ -90,7 +90,7 @@ def _head(question: str) -> str:
     if match and match.group(1).lower() not in EN_STOP:
         return match.group(1).lower()
     match = re.search(r"哪(?:个|家|座|所|条)?([\u4e00-\u9fff]{2})", question)
-    return match.group(1) if match and match.group(1) not in ZH_STOP else ""
+    return match.group(1) if match and not is_zh_stop(match.group(1)) else ""
 
 
 def fills_slot(kind: str, sentence: str, question: str) -> bool:
@@ -142,7 +142,7 @@ def _zh_names(run: str) -> tuple[str, ...]:
         group = group[first_person:]
         word = "".join(w for w, _ in group)
         proper = any(f in _NAME_FLAGS for _, f in group) or len(group) >= 2
-        if len(word) >= 2 and proper and word not in ZH_STOP:
+        if len(word) >= 2 and proper and not is_zh_stop(word):
             out.append(word)
         group = []
     return tuple(out)
@@ -250,7 +250,7 @@ def _term_spans(clause: str) -> list[tuple[str, int, int]]:
         )
         for word, start, end in words:
             low = word.lower()
-            if low in EN_STOP or low in ZH_STOP or (len(low) < 2 and not low.isdigit()):
+            if low in EN_STOP or is_zh_stop(low) or (len(low) < 2 and not low.isdigit()):
                 continue
             out.append((low, start, end))
     return out

@@ -33,7 +33,7 @@ here many much one first two name named called known
 ZH_STOP = frozenset(
     """
 的 了 是 在 和 与 及 或 也 都 而 被 把 将 对 从 向 于 为 以 之 其 这 那
-哪 哪个 哪座 哪条 哪里 哪年 什么
+哪 哪个 哪座 哪条 哪里 哪年 什么 哪些 哪支 哪家 哪位 哪种 哪国 哪部 哪所 哪项 哪次 哪天 哪儿
 谁 何 几 多少 吗 呢 吧 啊 呀 着 过 个 位 座 条 年 一 有 没有 由 所 最
 曾 该 此 些 并 又 还 就 如何 怎样 为何
 是否 一个 一座 一条 他 她 它 他们 她们 我 你 我们 所在 位于 出生 请问
@@ -129,10 +129,21 @@ def content_terms(text: str) -> list[str]:
     seen: dict[str, None] = {}
     for tok in tokens(text):
         low = tok.lower()
-        if low in EN_STOP or low in ZH_STOP or (len(low) < 2 and not low.isdigit()):
+        if low in EN_STOP or is_zh_stop(low) or (len(low) < 2 and not low.isdigit()):
             continue
         seen.setdefault(low, None)
     return list(seen)
+
+
+def is_zh_stop(word: str) -> bool:
+    """Whether a word is a Chinese stop word, in either script (什麼 is 什么)."""
+    if word in ZH_STOP:
+        return True
+    if not _CJK.match(word):
+        return False
+    from treerag.keyword_tree.normalize import to_simplified
+
+    return to_simplified(word) in ZH_STOP
 
 
 # jieba part-of-speech flags of nouns and names (n, nr person, ns place, nt organisation, nz other).
@@ -148,7 +159,7 @@ def salient_terms(text: str) -> list[str]:
         piece = match.group()
         if _CJK.match(piece):
             for pair in posseg().lcut(piece):
-                if len(pair.word) >= 2 and pair.flag in _NOUN_FLAGS and pair.word not in ZH_STOP:
+                if len(pair.word) >= 2 and pair.flag in _NOUN_FLAGS and not is_zh_stop(pair.word):
                     out.setdefault(pair.word, None)
         elif piece.lower() not in EN_STOP and (
             (piece[:1].isupper() and len(piece) > 1) or (piece.isdigit() and len(piece) >= 3)

@@ -10,6 +10,10 @@ from treerag.context import GRAPH_TOKEN_BUDGET, Context
 
 WORLD_FILE = "world.json"
 _worlds: dict[str, tuple[float, Any]] = {}
+_contexts: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+CONTEXTS_KEPT = 64
+"""Graph contexts kept in memory, each with the world it was read from (a changed file is
+loaded as a new world, so its contexts are never taken for the old one's)."""
 _lock = threading.Lock()
 
 
@@ -48,7 +52,31 @@ def load_world(ctx: Context) -> Any | None:
 
 
 def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None:
-    """Run seed search → expansion → local-search context, under the context's token budgets."""
+    """Run seed search → expansion → local-search context, under the context's token budgets.
+
+    The last few results are kept per graph: the root's candidates (`path_source`) and its
+    context note ask the same question of the same graph.
+    """
+    world = load_world(ctx)
+    if world is None:
+        return None
+    budget = {**GRAPH_TOKEN_BUDGET, **ctx.graph_token_budget}  # parts left out keep defaults
+    key = (id(world), question, top_paths, ctx.graph_directed, tuple(sorted(budget.items())))
+    with _lock:
+        kept = _contexts.get(key)
+        if kept is not None and kept[0] is world:
+            return kept[1]
+    found = _query(world, question, top_paths, budget, ctx.graph_directed)
+    with _lock:
+        if len(_contexts) >= CONTEXTS_KEPT:
+            _contexts.pop(next(iter(_contexts)))
+        _contexts[key] = (world, found)
+    return found
+
+
+def _query(
+    world: Any, question: str, top_paths: int, budget: dict[str, Any], directed: bool
+) -> Any:
     from treerag.knowledge_graph import (
         ExpansionConfig,
         GraphQueryConfig,
@@ -56,10 +84,6 @@ def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None
         query_graph,
     )
 
-    world = load_world(ctx)
-    if world is None:
-        return None
-    budget = {**GRAPH_TOKEN_BUDGET, **ctx.graph_token_budget}  # parts left out keep defaults
     local = LocalSearchConfig(
         text_unit_tokens=int(budget["text_units"]),
         relationship_tokens=int(budget["relationships"]),
@@ -68,7 +92,7 @@ def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None
     )
     # Seed 04 assumes a directed graph (§8.5 Q3 gives the undirected variant): questions
     # often name the object of a relation, so by default the node walks edges both ways.
-    expansion = ExpansionConfig(directed=ctx.graph_directed)
+    expansion = ExpansionConfig(directed=directed)
     config = GraphQueryConfig(top_paths=top_paths, local=local, expansion=expansion)
     return query_graph(world, question, config=config)
 

@@ -10,7 +10,11 @@ import { graphDiagram, keywordDiagram } from "./diagrams.js";
 import { basename, clear, copyButton, el, shorten, textEl } from "./dom.js";
 
 const VERDICT = ["irrelevant", "partial", "sufficient"];
-const FOUND_BY = { graph: { label: "via graph", sep: " → " }, keyword: { label: "via keyword", sep: " › " } };
+const FOUND_BY = {
+  graph: { label: "via graph", sep: " → " },
+  keyword: { label: "via keyword", sep: " › " },
+  paths: { label: "via knowledge graph", sep: " " },
+};
 
 // A chunk the knowledge graph or the keyword tree found (not hybrid search): a small badge
 // with the path that led to it, e.g. "via graph: Aldous Brennick → Port Veyra".

@@ -1,0 +1,105 @@
+"""Which documents a question names, and which chunks link to them.
+
+Both are reasoner-independent signals the tree reads beside the judge's verdict:
+
+- A question names a chunk's document when it holds the document's title, compared in the
+  keyword tree's canonical form (case, width and Traditional script folded; punctuation
+  dropped), Latin titles as whole words. A title's trailing disambiguator, "Big Hero 6
+  (film)" or "维拉港（城市）", need not be named: "Big Hero 6" names it.
+- A chunk links to another when its text names the other's title, as a hyperlink would, or
+  when the graph went from one to the other in one step, through a single entity that is
+  the title of one of them (`found_by` path `[A, B]`). A chunk a document the question
+  names links to is the first hop's likeliest bridge (HippoRAG 2's premise: the passages
+  one entity away from the question's are where the second hop lies).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from treerag.knowledge_graph.passage_graph import MIN_CJK_CHARS, MIN_LATIN_CHARS, QUESTION_STEP
+
+MIN_NAME_CHARS = {"cjk": MIN_CJK_CHARS, "latin": MIN_LATIN_CHARS}
+"""A title shorter than this (canonical characters) is not taken as named: "Io", "三"."""
+PATHS_KIND = "paths"
+"""`found_by.kind` of a chunk a knowledge-graph path led to (`retrievers.path_source`)."""
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+
+
+def names_in(name: str, text: str) -> bool:
+    """Whether canonical `text` holds canonical `name`, a Latin name as whole words."""
+    if len(name) < MIN_NAME_CHARS["cjk" if _CJK.search(name) else "latin"]:
+        return False
+    if _CJK.search(name):
+        return name in text
+    return f" {name} " in f" {text} "
+
+
+@functools.lru_cache(maxsize=4096)
+def title_keys(title: str) -> tuple[str, ...]:
+    """The canonical forms a title is named by: whole, and without its disambiguator."""
+    from treerag.keyword_tree.normalize import canonical
+
+    keys = [canonical(title), canonical(_DISAMBIGUATOR.sub("", title))]
+    return tuple(k for k in dict.fromkeys(keys) if k)
+
+
+@functools.lru_cache(maxsize=4096)
+def _question_key(question: str) -> str:
+    from treerag.keyword_tree.normalize import query_key
+
+    return query_key(question)
+
+
+def names_title(question: str, title: str) -> bool:
+    """Whether the question (or any text) names the document titled `title` (rules at the top)."""
+    if not title:
+        return False
+    key = _question_key(question)
+    return any(names_in(k, key) for k in title_keys(title))
+
+
+def linked_from(chunk: Mapping[str, Any]) -> str:
+    """The title of the chunk the graph linked this one from in one step, "" when none.
+
+    For a chunk a knowledge-graph path led to (`path_source`): the name of the entity
+    the path started from, as the question names it.
+    """
+    found_by = chunk.get("found_by") or {}
+    if found_by.get("kind") == PATHS_KIND:
+        return str(found_by.get("from", ""))
+    path = found_by.get("path") or []
+    if found_by.get("kind") != "graph" or len(path) != 2 or path[0] == QUESTION_STEP:
+        return ""
+    return str(path[0])
+
+
+def links(source: Mapping[str, Any], chunk: Mapping[str, Any]) -> bool:
+    """Whether `source` links to `chunk`.
+
+    It does when the passage graph went from one to the other in one step, or when
+    `source`'s text names `chunk`'s document (a hyperlink, however the chunk was found). A
+    knowledge-graph path's find does not: the path's relation need not be the one asked.
+    """
+    title = source.get("title", "")
+    graph_step = (chunk.get("found_by") or {}).get("kind") == "graph"
+    if title and graph_step and linked_from(chunk) == title:
+        return True
+    return chunk is not source and names_title(source.get("text", ""), chunk.get("title", ""))
+
+
+def anchored(question: str, chunks: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Chunk ids: those whose document the question names, each followed by its links.
+
+    In the order of `chunks` (retrieval rank); a chunk a named one links to (`links`) comes
+    right after it, as a sub-run's find comes right after the chunk whose follow-up found it.
+    """
+    out: list[str] = []
+    for chunk in chunks:
+        if names_title(question, chunk.get("title", "")):
+            out += [chunk["chunk_id"], *(c["chunk_id"] for c in chunks if links(chunk, c))]
+    return list(dict.fromkeys(out))
