@@ -209,3 +209,13 @@ def test_what_sub_runs_found_is_added_to_the_run_s_own_sentences_not_put_in_thei
         assert sentence.strip() in with_finds
     found = re.findall(r"\[([3-5])\]", with_finds)
     assert 1 <= len(found) <= 2 and "Long Slip" in with_finds
+
+
+def test_question_words_and_traditional_stop_words_are_not_content_terms():
+    from treerag.reasoning.text import content_terms
+
+    assert content_terms("RCEP具体包括哪些国家") == ["rcep", "具体", "包括", "国家"]
+    assert content_terms("RCEP具體包括哪些國家") == ["rcep", "具體", "包括", "國家"]
+    # 什麼 and 誰 are the Traditional forms of stop words: they go as their Simplified ones do.
+    assert content_terms("航母的名字是什麼？誰設計的？") == ["航母", "名字", "設計"]
+    assert content_terms("航母的名字是什么？谁设计的？") == ["航母", "名字", "设计"]

@@ -89,6 +89,12 @@ async def test_plain_ingest_builds_what_full_cites_and_naive_misses(bridge, tmp_
     # The question names a.md; the graph links b.md from it: the two lead the evidence.
     top = {e["source"] for e in result["evidence"][:2]}
     assert top == {(root / "a.md").as_posix(), b}, result["evidence"]
+    # The run holds a.md and the document its follow-up asks about: no sub-run goes looking.
+    first = next(
+        c for c in result["tree"]["chunks"] if c.get("source") == (root / "a.md").as_posix()
+    )
+    assert first.get("not_asked", "").startswith("the chunks hold the question's chain"), first
+    assert not first.get("child")
 
 
 async def test_without_structure_the_tree_does_not_see_the_bridge_at_the_root(bridge, tmp_path):

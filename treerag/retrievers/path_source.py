@@ -42,8 +42,9 @@ class PathSource:
     ) -> list[dict[str, Any]]:
         """Up to `limit` passages, the entities of the best path first, nearest the seed first.
 
-        Unlike the other sources it may return chunks of `pool`: a hybrid hit about an entity
-        on a path is marked with the path (`gather`), so the judge knows how it was reached.
+        Unlike the other sources it may name chunks of `pool` (`chunk_id` and `found_by`
+        only): a hybrid hit about an entity on a path is marked with the path (`gather`), so
+        the judge knows how it was reached.
         """
         from treerag.knowledge_graph.names import entity_names, named_entities
         from treerag.knowledge_graph.paths import format_path
@@ -82,5 +83,9 @@ class PathSource:
                         picked[chunk_id] = how
             if sum(i not in held for i in picked) >= limit:
                 break
-        ids = [i for i in picked if i in held] + [i for i in picked if i not in held][:limit]
-        return [{**row, "found_by": picked[row["chunk_id"]]} for row in fetch(self.ctx, ids)]
+        # A pool chunk needs only its mark: gather holds its row already.
+        marks = [{"chunk_id": i, "found_by": how} for i, how in picked.items() if i in held]
+        new = [i for i in picked if i not in held][:limit]
+        return marks + [
+            {**row, "found_by": picked[row["chunk_id"]]} for row in fetch(self.ctx, new)
+        ]
