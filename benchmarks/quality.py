@@ -54,7 +54,7 @@ if str(REPO_ROOT) not in sys.path:
 from benchmarks._report import machine_summary, percentile, publish  # noqa: E402
 from treerag.context import Context  # noqa: E402
 from treerag.eval.datasets import Dataset, load_dataset  # noqa: E402
-from treerag.eval.metrics import OFFLINE_LABEL, normalize_answer  # noqa: E402
+from treerag.eval.metrics import clean_answer, normalize_answer, strip_label  # noqa: E402
 from treerag.eval.runner import (  # noqa: E402
     Store,
     evidence_keys,
@@ -74,7 +74,11 @@ SETS = {
     # (`pooled_copy`), in Simplified script (_s) and converted to Traditional (_t, OpenCC s2t).
     "rgb_zh_300_s": ("questions.jsonl", "corpus.jsonl", "generic"),
     "rgb_zh_300_t": ("questions.jsonl", "corpus.jsonl", "generic"),
+    # A new user's first questions: made-up documents ingested as files (benchmarks/
+    # first_questions/README.md); gold keys are the files' names without their extension.
+    "first_questions": ("questions.jsonl", "docs", "files"),
 }
+FIRST_QUESTIONS = Path(__file__).resolve().parent / "first_questions"
 BENCH_DATA = Path(tempfile.gettempdir()) / "treerag-bench"
 KS = (2, 5, 10)
 MODES = ("naive", "full-none", "full-keyword", "full-graph", "full")
@@ -93,15 +97,55 @@ def capped_recall(ranked: list[str], gold: set[str], k: int) -> float:
     return len(gold.intersection(top)) / min(k, len(gold))
 
 
-def contains_gold(answer: str, answers: tuple[str, ...]) -> bool:
-    """Whether the normalised answer contains a normalised gold answer."""
-    text = normalize_answer(answer.replace(OFFLINE_LABEL, " "))
-    return any(a and a in text for a in (normalize_answer(x) for x in answers))
+def _folded(text: str) -> str:
+    """SQuAD-normalised, Traditional folded to Simplified: quotes keep the document's script."""
+    from treerag.keyword_tree.normalize import to_simplified
+
+    return to_simplified(normalize_answer(text))
+
+
+def contains_gold(answer: str, answers: tuple[str, ...] | list[str]) -> bool:
+    """Whether the normalised answer contains a normalised gold answer (either script)."""
+    text = _folded(clean_answer(answer))
+    return any(a and a in text for a in (_folded(x) for x in answers))
+
+
+def first_sentence(answer: str) -> str:
+    """The answer's first sentence: up to its first citation mark, else its first sentence."""
+    from treerag.reasoning.text import sentences
+
+    body = strip_label(answer).strip()
+    cited = _CITED.match(body)
+    if cited:
+        return cited.group(1)
+    return next(iter(sentences(body)), body)
+
+
+def own_words(answer: str) -> str:
+    """What the system itself wrote: the answer without its quoted, cited sentences."""
+    return _CITED.sub(" ", strip_label(answer))
+
+
+def in_question_script(answer: str, question: str) -> bool:
+    """Whether the system's own words (label, notes, "could not find") are in the question's
+    language and script: no Latin word in answers to Chinese questions, no Chinese in answers
+    to English ones, no Simplified-only characters in answers to Traditional ones."""
+    from treerag.reasoning.wording import script_of_text
+
+    want = script_of_text(question)
+    words = own_words(answer)
+    if not words.strip():
+        return True
+    if want == "en":
+        return not re.search(r"[\u3400-\u9fff]", words)
+    if re.search(r"[A-Za-z]{3,}", words):
+        return False
+    return script_of_text(words) in (want, "zh")
 
 
 def cited_sentences(answer: str) -> list[tuple[str, int]]:
     """(sentence, n) for every "sentence [n]" of an offline answer."""
-    body = answer.replace(OFFLINE_LABEL, " ")
+    body = strip_label(answer)
     return [(m.group(1).strip(), int(m.group(2))) for m in _CITED.finditer(body)]
 
 
@@ -177,8 +221,27 @@ def pooled_copy(data_dir: Path, limit: int | None, traditional: bool) -> Path:
     return folder
 
 
+def open_files_set(folder: Path, data_dir: Path) -> tuple[Dataset, Store]:
+    """A set of documents ingested as a user ingests a folder, one collection of its own."""
+    from treerag.eval.datasets import _generic_questions
+    from treerag.eval.runner import collection_name
+    from treerag.ingest.indexer import ingest
+
+    docs = folder / "docs"
+    known = {p.stem for p in docs.iterdir() if p.is_file()}
+    questions = _generic_questions(folder / "questions.jsonl", known)
+    listing = folder / "questions.jsonl"
+    name = f"files_{collection_name(listing)[5:]}"
+    ctx = Context(data_dir=str(data_dir), chat_model="", collection=name)
+    report = ingest([docs], ctx)
+    dataset = Dataset("generic", questions, [], "id", listing, docs)
+    return dataset, Store(ctx, docs, report)
+
+
 def open_set(name: str, data_dir: Path, limit: int | None = None) -> tuple[Dataset, Store]:
     questions_file, corpus_file, fmt = SETS[name]
+    if fmt == "files":
+        return open_files_set(FIRST_QUESTIONS, data_dir)
     if name in ("rgb_zh_300_s", "rgb_zh_300_t"):
         folder = pooled_copy(data_dir, limit, traditional=name.endswith("_t"))
     else:
@@ -230,7 +293,11 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
                     answer, evidence = full["answer"], full["evidence"]
                     cited = {c["n"]: c["chunk_id"] for c in full["citations"]}
                     calls, latency, ttft = full["llm_calls"], full["elapsed_s"], first.seconds
-                keys = evidence_keys(evidence, dataset, store)
+                keys = (
+                    [Path(str(e.get("source", ""))).stem for e in evidence]
+                    if dataset.passages == []
+                    else evidence_keys(evidence, dataset, store)
+                )
                 hits, cites = citation_hits(answer, cited, texts)  # type: ignore[arg-type]
                 row[mode] = {
                     "answer": answer,
@@ -241,6 +308,8 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
                     ],
                     **{k: capped_recall(keys, gold, k) for k in KS},
                     "gold": contains_gold(answer, q.answers),
+                    "first": contains_gold(first_sentence(answer), q.answers),
+                    "script": in_question_script(answer, q.question),
                     "cite_hits": hits,
                     "cites": cites,
                     "calls": calls,
@@ -267,6 +336,12 @@ def mean(values: list[Any]) -> float:
     return sum(values) / len(values) if values else float("nan")
 
 
+def _share(part: list[dict[str, Any]], key: str) -> str:
+    """The share of rows where `key` holds, "–" for runs recorded before it was measured."""
+    values = [p[key] for p in part if key in p]
+    return f"{mean(values):.3f}" if values else "–"
+
+
 def _recall(part: dict[str, Any], k: int) -> float:
     return float(part[k] if k in part else part[str(k)])  # str keys after a JSON round trip
 
@@ -278,9 +353,11 @@ def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
         f"### {name}: {len(rows)} questions"
         f"{'' if limit is None else f' (--limit {limit})'}, runtime {result['seconds']:.0f} s",
         "",
-        "| mode | recall@2 | recall@5 | recall@10 | answer contains gold | citation precision "
-        "| LLM calls p50 / p95 / mean | latency p50 (s) | first token p50 (s) |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| mode | recall@2 | recall@5 | recall@10 | answer contains gold "
+        "| first sentence contains gold | own words in the question's script "
+        "| citation precision | LLM calls p50 / p95 / mean | latency p50 (s) "
+        "| first token p50 (s) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mode in [m for m in MODES if m in rows[0]]:
         part = [r[mode] for r in rows]
@@ -292,6 +369,7 @@ def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
             f"| {mean([_recall(p, 5) for p in part]):.3f} "
             f"| {mean([_recall(p, 10) for p in part]):.3f} "
             f"| {mean([p['gold'] for p in part]):.3f} "
+            f"| {_share(part, 'first')} | {_share(part, 'script')} "
             f"| {hits / cites if cites else float('nan'):.3f} ({hits}/{cites}) "
             f"| {statistics.median(calls):.0f} / {percentile(calls, 95):.0f} / {mean(calls):.1f} "
             f"| {percentile([p['latency'] for p in part], 50):.2f} "

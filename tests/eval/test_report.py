@@ -13,7 +13,7 @@ def _line(mode: str, qid: str, em: float, f1: float, r2: float, r5: float, calls
     return {
         "mode": mode, "id": qid, "em": em, "f1": f1, "recall@2": r2, "recall@5": r5,
         "llm_calls": calls, "latency_s": s, "tokens": None, "extractive": True,
-        "reasoner": "offline-heuristic-v1", "error": "",
+        "reasoner": "offline-heuristic-v2", "error": "",
     }  # fmt: skip
 
 

@@ -7,9 +7,12 @@ import pytest
 from treerag.context import Context
 from treerag.models import get_embeddings
 from treerag.reasoning import EvidenceItem
-from treerag.reasoning.offline import LABEL, OfflineReasoner
+from treerag.reasoning.offline import OfflineReasoner
 from treerag.reasoning.questions import is_new, near_duplicate
 from treerag.reasoning.text import sentences, squash
+from treerag.reasoning.wording import LABELS
+
+LABEL = LABELS["en"]
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +120,7 @@ def test_sentences_of_sub_run_evidence_cite_their_own_chunk(reasoner):
         ),
     ]
     question = "Who ground the objective lens of the Vask Refractor, and where was he born?"
-    text = reasoner._compose(question, evidence, "")
+    text = reasoner.compose(question, evidence)
     assert text.startswith(LABEL) and "Pellisford" in text and "Oswin Marl" in text
     by_n = {e.n: squash(e.text) for e in evidence}
     body = text.replace(LABEL, "")
@@ -155,9 +158,8 @@ def test_a_pronoun_of_another_kind_than_the_answer_means_the_question_s_entity(r
     assert reasoner._condense(history, "Where was he born?") == "Where was Brannoc Hale born?"
 
 
-def test_what_sub_runs_found_is_added_to_the_run_s_own_sentences_not_put_in_their_place(
-    reasoner,
-):
+def test_the_answer_follows_the_chain_and_quotes_nothing_else(reasoner):
+    """The follow-up's answer first, then the bridge that ties it to the question; no padding."""
     question = "Which guild built the Saltwren, and where is that guild's seat?"
     own = [
         EvidenceItem(
@@ -180,7 +182,6 @@ def test_what_sub_runs_found_is_added_to_the_run_s_own_sentences_not_put_in_thei
             1,
         ),
     ]
-    # Finds that match their follow-up closely: ranked on that, they outscore the run's own.
     finds = [
         EvidenceItem(
             3 + i,
@@ -194,21 +195,52 @@ def test_what_sub_runs_found_is_added_to_the_run_s_own_sentences_not_put_in_thei
         )
         for i, text in enumerate(
             [
+                "The Guild of Tidewrights was founded by shipwrights.",
                 "The seat of the Guild of Tidewrights is at the Long Slip in Marrowgate.",
-                "The Guild of Tidewrights has its seat where the guild's yards are.",
-                "The seat of the Guild of Tidewrights was moved once, in 1602.",
             ]
         )
     ]
-    alone = reasoner._compose(question, own, "")
-    with_finds = reasoner._compose(question, own + finds, "")
-    own_cited = re.findall(r"\[([12])\]", alone)
-    assert len(own_cited) == 3
-    # Everything the run's own chunks said is still said; at most two finds come on top.
-    for sentence in re.findall(r"(.+?)\s*\[[12]\]", alone.replace(LABEL, "")):
-        assert sentence.strip() in with_finds
-    found = re.findall(r"\[([3-5])\]", with_finds)
-    assert 1 <= len(found) <= 2 and "Long Slip" in with_finds
+    text = reasoner.compose(question, own + finds)
+    assert text == (
+        f"{LABEL} The seat of the Guild of Tidewrights is at the Long Slip in Marrowgate. [4] "
+        "The Saltwren was built by the Guild of Tidewrights. [1]"
+    )
+    # Without what the sub-run found there is no chain: the answer quotes two sentences that
+    # carry the question's names or terms, the plainest statement of a guild first.
+    alone = reasoner.compose(question, own)
+    cited = re.findall(r"(.+?)\s*\[(\d)\]", alone.replace(LABEL, ""))
+    assert len(cited) == 2 and "Guild of Tidewrights" in cited[0][0]
+
+
+def test_a_sub_run_s_chain_is_carried_up_and_quoted_first(reasoner):
+    from treerag.reasoning.base import Quote
+
+    question = "Which river flows through the village where Ilse Varga was born?"
+    bridge = EvidenceItem(
+        1,
+        "a",
+        "Ilse Varga",
+        "ilse.txt",
+        "Ilse Varga\n\nIlse Varga is a cartographer. She was born in 1902 in the village of "
+        "Brennholt. She studied at the Academy of Tessaly.",
+        1,
+        followup="Which river flows through Brennholt?",
+        chain=[Quote(2, "The river Amsel flows through the village.")],
+    )
+    found = EvidenceItem(
+        2,
+        "b",
+        "Brennholt",
+        "brennholt.txt",
+        "Brennholt\n\nBrennholt is a village. The river Amsel flows through the village.",
+        2,
+        followup="Which river flows through Brennholt?",
+        depth=1,
+    )
+    assert reasoner.compose(question, [bridge, found]) == (
+        f"{LABEL} The river Amsel flows through the village. [2] "
+        "She was born in 1902 in the village of Brennholt. [1]"
+    )
 
 
 def test_question_words_and_traditional_stop_words_are_not_content_terms():

@@ -56,36 +56,37 @@ async def test_the_sub_query_cap_is_named(make_ctx):
     assert reasons(capped["tree"])[1:] == ["max_subqueries=1 reached"] * 2
 
 
-def test_a_follow_up_about_a_document_the_run_holds_is_not_asked():
-    from treerag.nodes.subrun import held_bridge
-
-    question = "Which river flows through the city where Aldous Brennick was born?"
-    bridge = {"chunk_id": "a", "title": "Aldous Brennick", "score": 1}
-    bridge["followup"] = "Which river flows through Port Veyra, where Aldous Brennick was born?"
-    veyra = {"chunk_id": "b", "title": "Port Veyra", "score": 1}
-    assert held_bridge(question, bridge, [bridge, veyra]) == "Port Veyra"
-    # Not when the run judged that document irrelevant, nor when the question names it
-    # (a follow-up repeats the question's own names).
-    assert held_bridge(question, bridge, [bridge, {**veyra, "score": 0}]) == ""
-    named = {"chunk_id": "c", "title": "Aldous Brennick", "score": 1}
-    assert held_bridge(question, bridge, [bridge, named]) == ""
-    assert held_bridge(question, bridge, [bridge, named, veyra]) == "Port Veyra"
-
-
 def test_a_run_holding_the_question_s_chain_recurses_no_further():
-    from treerag.nodes.subrun import chain_in_hand
+    from treerag.reasoning.compose import held_chain
 
     question = "Which river flows through the city where Aldous Brennick was born?"
-    brennick = {"chunk_id": "a", "title": "Aldous Brennick", "score": 1}
-    brennick["followup"] = "Which river flows through Port Veyra?"
-    veyra = {"chunk_id": "b", "title": "Port Veyra", "score": 1}
-    other = {"chunk_id": "c", "title": "Lowmarsh", "score": 1}
-    assert chain_in_hand(question, [brennick, other, veyra]) == "Aldous Brennick → Port Veyra"
-    # The bridge must be judged useful, and be what the named document's follow-up asks.
-    assert chain_in_hand(question, [brennick, other, {**veyra, "score": 0}]) == ""
+    brennick = {
+        "chunk_id": "a",
+        "rank": 1,
+        "title": "Aldous Brennick",
+        "text": "Aldous Brennick was a sea captain. He was born in the city of Port Veyra.",
+        "score": 1,
+        "followup": "Which river flows through Port Veyra?",
+    }
+    veyra = {
+        "chunk_id": "b",
+        "rank": 3,
+        "title": "Port Veyra",
+        "text": "Port Veyra is a city of the coast. The river Ambrel flows through the city.",
+        "score": 1,
+    }
+    other = {
+        "chunk_id": "c",
+        "rank": 2,
+        "title": "Lowmarsh",
+        "text": "Lowmarsh is a fen.",
+        "score": 1,
+    }
+    assert held_chain(question, [brennick, other, veyra]) == "Aldous Brennick → Port Veyra"
+    # The document that answers the follow-up must be judged useful.
+    assert held_chain(question, [brennick, other, {**veyra, "score": 0}]) == ""
+    # A bridge's document that does not hold the asked-for thing is not the chain's end.
+    silent = {**veyra, "text": "Port Veyra is a city of the coast. Its harbour is deep."}
+    assert held_chain(question, [brennick, silent]) == ""
     elsewhere = {**brennick, "followup": "Which river flows through Lowmarsh Abbey?"}
-    assert chain_in_hand(question, [elsewhere, veyra]) == ""
-    assert chain_in_hand("Which river flows past the town?", [brennick, veyra]) == ""
-    # A comparison's two sides, both named and useful, are a chain too.
-    both = "Were Aldous Brennick and Lowmarsh founded in the same year?"
-    assert chain_in_hand(both, [brennick, other]) == "Aldous Brennick + Lowmarsh"
+    assert held_chain(question, [elsewhere, veyra]) == ""

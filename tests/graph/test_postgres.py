@@ -51,7 +51,7 @@ async def test_tree_and_child_threads_round_trip_through_postgres(make_ctx, post
         )
         assert result["thread_id"] == thread_id
         assert result["answer"] and not result["error"]
-        assert result["reasoner"] == "offline-heuristic-v1"
+        assert result["reasoner"] == "offline-heuristic-v2"
 
         rebuilt = await tree(thread_id, ctx)
         assert rebuilt == result["tree"]

@@ -14,7 +14,9 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-OFFLINE_LABEL = "[offline extractive answer]"
+from treerag.reasoning.wording import LABELS, strip_label
+
+OFFLINE_LABEL = LABELS["en"]
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
 _CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
@@ -23,8 +25,8 @@ _ASCII_PUNCT = frozenset(string.punctuation)
 
 
 def clean_answer(text: str) -> str:
-    """Drop the offline reasoner's label and citation markers such as [1] or [1, 2]."""
-    return " ".join(_CITATION.sub(" ", text.replace(OFFLINE_LABEL, " ")).split())
+    """Drop the offline reasoner's label (any language) and citation markers such as [1, 2]."""
+    return " ".join(_CITATION.sub(" ", strip_label(text)).split())
 
 
 def _is_punct(char: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -102,12 +103,33 @@ def load(path: Path, json_fields: JsonFields | None = None) -> list[Section]:
     return sections
 
 
+TITLE_LINE_CHARS = 80
+"""A plain-text file's first line is its title when it stands alone (a blank line after it,
+prose after that), is at most this long and holds no sentence end: "The Sella River"."""
+_SENTENCE_END = tuple(".!?;:,。！？；：，")
+
+
 def _title_of(text: str, kind: str) -> str:
-    """The first level-one heading of a markdown text, if any."""
+    """A document's own title, "" when it has none.
+
+    The first level-one heading of a markdown text, else the first line of any text when it
+    reads as a title (`TITLE_LINE_CHARS`).
+    """
     if kind == "markdown":
         for line in text.splitlines():
             if line.startswith("# "):
                 return line[2:].strip()
+    # A line that stands alone: the text's first paragraph is one line, and prose follows.
+    paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
+    first = paragraphs[0].lstrip("#").strip() if len(paragraphs) > 1 else ""
+    if (
+        first
+        and "\n" not in first
+        and len(first) <= TITLE_LINE_CHARS
+        and not first.endswith(_SENTENCE_END)
+        and not re.search(r"[.!?。！？]\s", first)
+    ):
+        return first
     return ""
 
 

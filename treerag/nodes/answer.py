@@ -9,6 +9,8 @@ from langgraph.runtime import Runtime
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit
 from treerag.reasoning import EvidenceItem, get_reasoner
+from treerag.reasoning.base import Quote
+from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.ledger import release
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored
@@ -132,12 +134,30 @@ def build_evidence(
         sub_answer = chunk.get("sub_answer", "") if useful_below else ""
         if not add(chunk, depth, chunk.get("followup", ""), sub_answer):
             break
-        found = [e for e in useful_below if e.get("text") and e["chunk_id"] not in numbered][
-            :SUPPORT_PER_CHUNK
+        owner = out[-1]
+        # The chunks the sub-run's chain quotes come first, whatever their rank there.
+        quoted = [q["chunk_id"] for q in chunk.get("sub_chain", [])]
+        below = sorted(
+            (e for e in chunk.get("sub_evidence", []) if e.get("text")),
+            key=lambda e: e["chunk_id"] not in quoted,
+        )
+        found = [
+            e
+            for e in below
+            if e["chunk_id"] not in numbered and (e["chunk_id"] in quoted or e.get("score", 0) > 0)
         ]
+        found = [e for e in found if e["chunk_id"] in quoted] + [
+            e for e in found if e["chunk_id"] not in quoted
+        ][:SUPPORT_PER_CHUNK]
         for item in found:
             if not add(item, item.get("depth", depth + 1), chunk.get("followup", "")):
                 break
+        number = {e.chunk_id: e.n for e in out}
+        owner.chain = [
+            Quote(number[q["chunk_id"]], q["text"], q.get("said", ""))
+            for q in chunk.get("sub_chain", [])
+            if q["chunk_id"] in number
+        ]
     return out
 
 
@@ -161,10 +181,11 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         for n in state.get("context_notes", [])
         if not reasoner.offline or n.get("kind") == "keyword"
     )
+    quotes = compose_chain(state["question"], evidence)
     if state.get("error"):
         text = f"{state['error']}"
     else:
-        text = await reasoner.answer(state["question"], evidence, extra)
+        text = await reasoner.answer(state["question"], evidence, extra, quotes)
     # Marks numbered 1, 2, … in order of first use, as the answer streamed (reasoning.marks).
     text, order = renumber(text, [e.n for e in evidence])
     by_n = {e.n: e for e in evidence}
@@ -179,6 +200,8 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         release(state.get("root_thread_id") or state.get("thread_id", ""))
     return {
         "answer": text,
+        # The chain this run's answer followed, for its parent to carry up (`compose`).
+        "chain": [{"chunk_id": by_n[q.n].chunk_id, "text": q.text, "said": q.said} for q in quotes],
         "citations": citations,
         "evidence": rank_evidence(chunks, tree["depth"], state["question"]),
         "llm_calls": 0 if state.get("error") else 1,

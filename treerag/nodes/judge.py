@@ -11,7 +11,7 @@ from langgraph.types import Send
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit
 from treerag.reasoning import Judgement, get_reasoner
-from treerag.reasoning.judge_cache import judge_cache
+from treerag.reasoning.judge_cache import JudgeCache, judge_cache
 from treerag.reasoning.ledger import ledger_for
 from treerag.reasoning.named import linked_from
 from treerag.state import JudgeTask, RagState
@@ -41,19 +41,23 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     chunk = task["chunk"]
     reasoner = get_reasoner(ctx)
-    judge = getattr(reasoner, "judge_name", reasoner.name)  # a reasoner may hand judging on
+    link = linked_from(chunk)
+    # The title is part of what the judge reads: it is keyed with the text.
+    key = JudgeCache.key(
+        task["question"], f"{chunk.get('title', '')}\n{chunk['text']}", reasoner.judge_name, link
+    )
     # SQLite file I/O stays off the event loop (`langgraph dev` refuses blocking calls there).
     cache = await asyncio.to_thread(judge_cache, ctx.tenant_path)
-    verdict = await asyncio.to_thread(cache.get, task["question"], chunk["chunk_id"], judge)
+    verdict = await asyncio.to_thread(cache.get, key)
     cached = verdict is not None
     if verdict is None:
         ledger = ledger_for(task["root_thread_id"] or task["thread_id"], ctx.max_llm_calls)
         if ledger.spend(1):
             verdict = await reasoner.judge(
-                task["question"], chunk.get("title", ""), chunk["text"], linked_from(chunk)
+                task["question"], chunk.get("title", ""), chunk["text"], link
             )
             ledger.refund(1 - verdict.calls)  # retries count as calls too
-            await asyncio.to_thread(cache.put, task["question"], chunk["chunk_id"], judge, verdict)
+            await asyncio.to_thread(cache.put, key, verdict)
         else:
             verdict = Judgement(
                 0,

@@ -14,9 +14,9 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit
 from treerag.nodes.relay import run_relayed
 from treerag.nodes.retrieve import allocate
+from treerag.reasoning import get_reasoner
 from treerag.reasoning.ledger import ledger_for
-from treerag.reasoning.named import names_title
-from treerag.reasoning.questions import covers, is_new
+from treerag.reasoning.questions import is_new
 from treerag.retrievers.sources import in_script_of, subrun_size
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
@@ -29,14 +29,12 @@ def child_thread_id(parent: str, chunk: ChunkRecord) -> str:
 async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     """Pick the partial chunks that recurse, fetch their sub-runs' chunks, share the budget.
 
-    No recursion when any chunk scored 2 (seed 02's rule), at `max_depth`, or (offline) when
-    the useful chunks already cover the question (`questions.covers`) or hold the chain of
-    documents it asks across (`chain_in_hand`). Otherwise at most `max_subqueries`
-    follow-ups, best retrieval rank first, never one about a document the run holds
-    (`held_bridge`), one asked on the way here
+    No recursion when any chunk scored 2 (seed 02's rule), at `max_depth`, or when the useful
+    chunks hold the chain that answers the question (`Reasoner.in_hand`). Otherwise at most
+    `max_subqueries` follow-ups, best retrieval rank first, never one asked on the way here
     or by a sibling (nor a near-duplicate of one), and only as many as the run's share of the
-    budget pays for (a sub-run costs a judge per candidate and an answer); what is left of the share
-    is split evenly among them, so the first branches cannot spend the budget of the later
+    budget pays for (a sub-run costs a judge per candidate); what is left of the share is
+    split evenly among them, so the first branches cannot spend the budget of the later
     ones. The sub-runs' chunks are fetched here, in rank order (`retrieve.allocate`), so no
     two of them, nor they and the tree above them, hold the same chunk; a follow-up that
     finds nothing new is not asked. A partial chunk whose follow-up is not asked records why
@@ -49,10 +47,7 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
         return _not_asked(state, {}, f"depth limit (max_depth={ctx.max_depth})")
     if any(c.get("score") == 2 for c in chunks):
         return _not_asked(state, {}, "another chunk of this run answers the question")
-    useful = [f"{c.get('title', '')}\n{c.get('text', '')}" for c in chunks if c.get("score")]
-    if ctx.offline and covers(state["question"], useful):
-        return _not_asked(state, {}, "the chunks found already cover the question")
-    if ctx.offline and (chain := chain_in_hand(state["question"], chunks)):
+    if chain := get_reasoner(ctx).in_hand(state["question"], chunks):
         return _not_asked(state, {}, f"the chunks hold the question's chain: {chain}")
     share = state.get("call_share") or ctx.max_llm_calls
     available = share - state.get("llm_calls", 0) - 1
@@ -63,9 +58,7 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     for chunk in sorted(
         (c for c in chunks if c.get("score") == 1 and c.get("followup")), key=lambda c: c["rank"]
     ):
-        if held := held_bridge(state["question"], chunk, chunks):
-            why[chunk["chunk_id"]] = f"the run holds its bridge already: {held}"
-        elif not is_new(chunk["followup"], asked):
+        if not is_new(chunk["followup"], asked):
             why[chunk["chunk_id"]] = "duplicate of an earlier question"
         elif len(chosen) >= affordable:
             why[chunk["chunk_id"]] = (
@@ -114,45 +107,6 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     if not planned:
         return skipped
     return {"chunks": [*planned, *skipped.get("chunks", [])], "asked": asked}
-
-
-def chain_in_hand(question: str, chunks: list[ChunkRecord]) -> str:
-    """The chain of documents the question asks across, when this run holds it; else "".
-
-    In hand: judged useful, a document the question names and either another document the
-    question names (a comparison's two sides) or the document its own follow-up asks about
-    (`held_bridge`: a two-hop question's bridge and its completion). The offline judge
-    scores both partial; a sub-run would look for what the run holds.
-    """
-    useful = [c for c in chunks if c.get("score", 0) > 0]
-    named = [c for c in useful if names_title(question, c.get("title", ""))]
-    titles = list(dict.fromkeys(c.get("title", "") for c in named))
-    if len(titles) >= 2:
-        return f"{titles[0]} + {titles[1]}"
-    for first in named:
-        if bridge := held_bridge(question, first, chunks):
-            return f"{first.get('title')} → {bridge}"
-    return ""
-
-
-def held_bridge(question: str, chunk: ChunkRecord, chunks: list[ChunkRecord]) -> str:
-    """The title of a useful chunk of this run that the chunk's follow-up asks about, or "".
-
-    A follow-up goes after the bridge entity its chunk names; when this run already holds,
-    judged useful, the document about that entity (its title named by the follow-up and not
-    by the question), the sub-run would look for what the run has.
-    """
-    followup = chunk.get("followup", "")
-    for other in chunks:
-        title = other.get("title", "")
-        if (
-            other is not chunk
-            and other.get("score", 0) > 0
-            and names_title(followup, title)
-            and not names_title(question, title)
-        ):
-            return title
-    return ""
 
 
 def _not_asked(state: RagState, why: dict[str, str], reason: str = "") -> dict:
@@ -248,6 +202,7 @@ def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
             "child_thread_id": child,
             "sub_answer": final.get("answer", ""),
             "sub_evidence": final.get("evidence", []),
+            "sub_chain": final.get("chain", []),
             "sub_llm_calls": final.get("tree_llm_calls", 0),
         }
         emit(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
@@ -64,6 +65,19 @@ class Judgement:
         return record
 
 
+@dataclass(frozen=True)
+class Quote:
+    """One quoted sentence of an answer and the evidence number it cites."""
+
+    n: int
+    text: str
+    """The sentence as the document writes it."""
+    said: str = ""
+    """Whom the sentence's pronoun stands for, when that is the answer ("In 1931 he founded
+    the Orsk Press." answers "Who founded…?" with its document's subject, Pavel Orsk): the
+    answer names it before the quote (`wording.framed`)."""
+
+
 @dataclass
 class EvidenceItem:
     """One numbered piece of evidence offered to the answer step."""
@@ -80,13 +94,25 @@ class EvidenceItem:
     """Texts of the sub-run's best evidence, which complete a partial chunk."""
     depth: int = 0
     """Depth of the run that judged the chunk (0: this run; sub-run finds have their own n)."""
+    chain: list[Quote] = field(default_factory=list)
+    """The sentences the sub-run's answer quoted along its own chain, cited with this run's
+    numbers (`treerag.reasoning.compose`); empty when the sub-run found no chain."""
 
 
 class Reasoner(Protocol):
-    """Takes the LLM roles of a run. `name` identifies it in caches and in the tree."""
+    """Takes the LLM roles of a run. `name` identifies it in the tree and the run's output."""
 
     name: str
     offline: bool
+
+    @property
+    def judge_name(self) -> str:
+        """Who judges and by which rules: the verdict cache's key (`judge_cache`).
+
+        Whatever changes a verdict is in it: the model and its judge prompt, or the offline
+        rules' version and the embedder their similarities come from.
+        """
+        ...
 
     async def judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
         """Judge one chunk; never raises (failures degrade to score 0 with `error`).
@@ -96,9 +122,17 @@ class Reasoner(Protocol):
         """
         ...
 
-    async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
+    async def answer(
+        self,
+        question: str,
+        evidence: list[EvidenceItem],
+        extra_context: str,
+        chain: Sequence[Quote] = (),
+    ) -> str:
         """Write the cited answer, streaming its tokens through the `messages` stream mode.
 
+        `chain` is the tree's chain (`treerag.reasoning.compose.chain`): the sentences that
+        answer the question along it, last hop first; empty when the tree found none.
         Returns the answer citing the evidence's numbers; what streams has its marks
         renumbered in order of first use (`treerag.reasoning.marks.MarkNumbers`).
         """
@@ -106,6 +140,14 @@ class Reasoner(Protocol):
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Turn a follow-up chat message into a standalone question, given (role, text) turns."""
+        ...
+
+    def in_hand(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
+        """Should this level stop? The chain its judged chunks hold that answers, else "".
+
+        Asked before any follow-up is planned, after the judges' verdicts (a 2 stops the
+        level anyway). A reasoner that trusts its own verdicts returns "".
+        """
         ...
 
     def keyword_agent(self) -> Any:

@@ -1,4 +1,11 @@
-"""A persistent cache of judge verdicts keyed by (question, chunk id, model), in SQLite."""
+"""A persistent cache of judge verdicts, in SQLite, keyed on everything a verdict depends on.
+
+The key hashes the question (case, width and whitespace folded), the chunk's text (so an
+edited, re-ingested document is judged again), where the graph linked the chunk from (the
+offline judge reads it), and the judge's identity (`Reasoner.judge_name`: the model and a
+hash of its judge prompt, or the offline rules' version and embedder), so that changing any
+of them gives a fresh verdict.
+"""
 
 from __future__ import annotations
 
@@ -28,32 +35,27 @@ class JudgeCache:
         self._lock = threading.Lock()
 
     @staticmethod
-    def key(question: str, chunk_id: str, model: str) -> str:
-        """Hash the identity of a verdict."""
-        raw = f"{' '.join(normalize(question).split())}\x00{chunk_id}\x00{model}"
-        return hashlib.sha256(raw.encode()).hexdigest()
+    def key(question: str, text: str, judge: str, linked_from: str = "") -> str:
+        """Hash the identity of a verdict (see the module docstring)."""
+        parts = (" ".join(normalize(question).split()), text, judge, linked_from)
+        return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
 
-    def get(self, question: str, chunk_id: str, model: str) -> Judgement | None:
-        """Return a cached verdict or None."""
+    def get(self, key: str) -> Judgement | None:
+        """Return the verdict cached under `key` (`JudgeCache.key`), or None."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT value FROM verdicts WHERE key = ?", (self.key(question, chunk_id, model),)
-            ).fetchone()
+            row = self._db.execute("SELECT value FROM verdicts WHERE key = ?", (key,)).fetchone()
         if not row:
             return None
         data = json.loads(row[0])
         return Judgement(calls=0, **data)
 
-    def put(self, question: str, chunk_id: str, model: str, verdict: Judgement) -> None:
-        """Store a verdict (not if it is an error)."""
+    def put(self, key: str, verdict: Judgement) -> None:
+        """Store a verdict under `key` (not if it is an error)."""
         if verdict.error:
             return
         value = json.dumps({k: v for k, v in verdict.as_record().items() if k != "error"})
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO verdicts VALUES (?, ?)",
-                (self.key(question, chunk_id, model), value),
-            )
+            self._db.execute("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", (key, value))
             self._db.commit()
 
 

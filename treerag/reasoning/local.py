@@ -22,10 +22,11 @@ dev` refuses blocking calls there).
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.context import Context
-from treerag.reasoning.base import EvidenceItem, Judgement, LenientJudgeVerdict, Reasoner
+from treerag.reasoning.base import EvidenceItem, Judgement, LenientJudgeVerdict, Quote, Reasoner
 from treerag.reasoning.llm import LLMReasoner
 from treerag.reasoning.questions import is_new
 
@@ -58,7 +59,9 @@ class LocalReasoner(LLMReasoner):
     @property
     def judge_name(self) -> str:
         """Who judges, for the verdict cache: the model, or the offline judge when chosen."""
-        return self._offline.name if self._ctx.local_judge == "offline" else self.name
+        if self._ctx.local_judge == "offline":
+            return self._offline.judge_name
+        return super().judge_name
 
     async def judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
         """The LLM judge, once the server is up; a partial verdict gets a follow-up that is new.
@@ -79,16 +82,27 @@ class LocalReasoner(LLMReasoner):
             )
         return verdict
 
-    async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
+    async def answer(
+        self,
+        question: str,
+        evidence: list[EvidenceItem],
+        extra_context: str,
+        chain: Sequence[Quote] = (),
+    ) -> str:
         """The LLM answer, once the server is up."""
         await self._ready()
-        return await super().answer(question, evidence, extra_context)
+        return await super().answer(question, evidence, extra_context, chain)
 
     async def answer_instead(
-        self, question: str, evidence: list[EvidenceItem], extra_context: str, said: str
+        self,
+        question: str,
+        evidence: list[EvidenceItem],
+        extra_context: str,
+        said: str,
+        chain: Sequence[Quote] = (),
     ) -> str:
         """A small model sometimes replies with a citation mark alone: answer offline then."""
-        return await self._offline.answer(question, evidence, extra_context)
+        return await self._offline.answer(question, evidence, extra_context, chain)
 
     def keyword_agent(self) -> Any:
         """The lexical keyword agent (see the module docstring for why)."""
@@ -97,6 +111,12 @@ class LocalReasoner(LLMReasoner):
     def extractor(self) -> Any:
         """The heuristic graph extractor (see the module docstring for why)."""
         return self._offline.extractor()
+
+    def in_hand(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
+        """The offline judge's chain rule when it judges (`local_judge=offline`), else none."""
+        if self._ctx.local_judge == "offline":
+            return self._offline.in_hand(question, chunks)
+        return ""
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """The offline condensing rule (see the module docstring for why)."""

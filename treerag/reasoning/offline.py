@@ -1,29 +1,30 @@
 """The offline reasoner: deterministic heuristics on embeddings and lexical overlap, no LLM.
 
 Rules (documented here because they decide what a user without an LLM sees):
-- judge: coverage = share of the question's content terms found in the chunk (title
-  included; Latin words compared by their first six letters); similarity = cosine of the
-  question and the best chunk sentence. Score 2 when coverage >= sufficient_coverage,
-  similarity >= sufficient_similarity and one of the two best sentences holds a candidate of
-  the asked-for kind (`questions.slot`: a person, place, time, number, "which X" ...). Score 1
-  when the chunk shares a term and coverage >= partial_coverage, or similarity >=
-  partial_similarity: it names something the question needs; also when the question names
-  the chunk's title, or (Chinese) a proper name the chunk holds: the first hop of a multi-hop
-  question, whatever the script or the word segmentation (`named_entity`); also a chunk the
-  graph linked in one step from a document the question names, or a knowledge-graph path
-  led to from an entity the question names (`named.linked_from`): the first hop's bridge,
-  which shares few words with the question. Else 0: a chunk
-  that shares no term with the question and is not similar never counts. Thresholds per
-  script in `THRESHOLDS`, fitted on the dev sets (see there). The quote is the best sentence.
+- judge: the chunk is read as a reader reads it (`reading`: one canonical form for script,
+  width and case; a sentence belongs to its document's subject). Score 2 when one sentence
+  answers the question: about the entity it names, holding its relation and a candidate of
+  the asked-for kind (`reading.answering`); the tree stops at a run with a 2. Score 1 when
+  the chunk shares a term and coverage (share of the question's content terms the chunk
+  holds, in the canonical form) >= partial_coverage, or the similarity (cosine of the
+  question and the best sentence) >= partial_similarity; also when the question names the
+  chunk's subject (its title or title line), or (Chinese) a proper name the chunk holds:
+  the first hop of a multi-hop question, whatever the script or the word segmentation
+  (`named_entity`); also a chunk the graph linked in one step from a document the question
+  names, or a knowledge-graph path led to from an entity the question names
+  (`named.linked_from`): the first hop's bridge, which shares few words with the question.
+  Else 0. Partial thresholds per script in `THRESHOLDS`, fitted on the dev sets (see there).
+  The quote is the answering sentence, else the most similar one.
 - follow-up (score 1 only): a short question about the bridge entity, the name the chunk adds
   next to what the question says about it, for the clause of the question still open
-  (`questions.followup`); none when no such question can be built.
-- answer: extractive. Sentences of score 2 and score 1 chunks and of the sub-runs' finds
-  (each cited with its own [n]) are ranked by similarity to the question (or to the
-  follow-up a sub-run answered) plus term overlap; the answer leads with the best sentence
-  that states the asked-for thing, then support: three sentences of the run's own chunks,
-  then up to two of what its sub-runs found (added, never in their place), at most two per
-  chunk, streamed as they are picked.
+  (`questions.followup`), written in the question's script; none when no such question can
+  be built.
+- answer: extractive, composed along the tree's chain (`compose.chain`: the sentence that
+  answers, then the bridges that tie it to the question's entity, each cited). Without a
+  chain, the `FALLBACK_SENTENCES` sentences most like the question (similarity plus term
+  overlap, the plainest statement of the asked-for thing first) among those that carry the
+  question's entity or terms. The label and "could not find" are in the question's language
+  and script (`wording`).
 """
 
 from __future__ import annotations
@@ -31,68 +32,76 @@ from __future__ import annotations
 import asyncio
 import functools
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 import numpy as np
 
-from treerag.reasoning.base import EvidenceItem, Judgement
+from treerag.reasoning.base import EvidenceItem, Judgement, Quote
+from treerag.reasoning.compose import chain as compose_chain
+from treerag.reasoning.compose import held_chain
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import (
     bridge,
-    fills_slot,
     referent,
     resolve_pronoun,
     slot,
     statement,
 )
 from treerag.reasoning.questions import followup as build_followup
+from treerag.reasoning.reading import (
+    answering,
+    fold,
+    names_kind,
+    names_subject,
+    present,
+    read_question,
+    relation_share,
+    statements,
+    subjects,
+    text_stems,
+)
 from treerag.reasoning.streaming import TextStreamModel
-from treerag.reasoning.text import (
-    content_terms,
-    sentences,
-    squash,
-    stem,
-    stems,
-    unfootnoted,
+from treerag.reasoning.text import content_terms, squash, unfootnoted
+from treerag.reasoning.wording import (
+    framed,
+    in_script,
+    label,
+    not_found,
+    script_of_text,
+    strip_label,
 )
 
-LABEL = "[offline extractive answer]"
 REFERENCE = re.compile(
     # "that"/"this" are left out: in questions they are mostly relative ("the fishers that…").
     r"\b(it|its|they|them|their|there|he|she|his|her)\b|[他她它那这该其]",
     re.IGNORECASE,
 )
-NOT_FOUND = "I could not find an answer to this in the ingested documents."
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
-ANSWER_SENTENCES = 3
-"""Sentences an offline answer takes from the run's own chunks (and structured context)."""
-FOUND_SENTENCES = 2
-"""Sentences it adds from what its sub-runs found."""
+FALLBACK_SENTENCES = 2
+"""Sentences an offline answer quotes when the tree found no chain (one or two, as a chain)."""
 
 
 @dataclass(frozen=True)
 class Thresholds:
-    """The judge's thresholds for questions of one script."""
+    """The judge's partial thresholds for questions of one script."""
 
     partial_coverage: float
     partial_similarity: float
-    sufficient_coverage: float
-    sufficient_similarity: float
 
 
 # Fitted with benchmarks/judge_fit.py (labels and objectives in its docstring), each script on
 # its own dev set: Latin-script questions on hotpotqa_100, Chinese ones on rgb_zh_300 (300
 # questions x top 10 hybrid hits). With the bundled English-only embedder (all-MiniLM-L6-v2)
 # Chinese similarities carry little signal (an unrelated passage scores 0.49), so for Chinese
-# a 1 comes from term coverage (0.65; similarity only when near-identical) and a 2 needs 80% of
-# the terms and some similarity. On rgb_zh_300 the fit raised Youden's J of the 1s from 0.11
-# (the hand-set 0.5 / off / 0.9 / 0.0) to 0.26 and F0.5 of the 2s from 0.65 to 0.67.
+# a 1 comes from term coverage (0.65; similarity only when near-identical). On rgb_zh_300 the
+# fit raised Youden's J of the 1s from 0.11 (the hand-set 0.5 / off) to 0.26.
 THRESHOLDS = {
-    "latin": Thresholds(0.5, 0.45, 0.45, 0.8),
-    "cjk": Thresholds(0.65, 0.9, 0.8, 0.45),
+    "latin": Thresholds(0.5, 0.45),
+    "cjk": Thresholds(0.65, 0.9),
 }
 
 
@@ -101,19 +110,53 @@ def script_of(question: str) -> str:
     return "cjk" if _CJK.search(question) else "latin"
 
 
-def rule(t: Thresholds, coverage: float, similarity: float, shares: bool, filled: bool) -> int:
-    """The offline judge's score from a chunk's measures (rule at the top of this module)."""
-    if coverage >= t.sufficient_coverage and similarity >= t.sufficient_similarity and filled:
-        return 2
+def rule(t: Thresholds, coverage: float, similarity: float, shares: bool) -> int:
+    """The partial verdict from a chunk's measures: 1 or 0 (rule at the top of this module)."""
     if (shares and coverage >= t.partial_coverage) or similarity >= t.partial_similarity:
         return 1
     return 0
 
 
 def _followup(question: str, f: Features) -> str:
-    """The follow-up about the bridge entity of a chunk measured as `f` (`questions.followup`)."""
-    entity = bridge(question, f.best, f.chunk_terms)
-    return build_followup(question, f.chunk_terms, entity, f.named)
+    """The follow-up about the bridge entity of a chunk measured as `f` (`questions.followup`).
+
+    Written in the question's script: the bridge a Simplified document names goes into a
+    Traditional question as Traditional, so the follow-up reads as one script.
+    """
+    entity, sentence = bridge(question, f.bridging, f.chunk_terms)
+    reading = read_question(question)
+    if not reading.several and names_kind(entity, reading.head):
+        return ""  # "Guild of Tidewrights" for "Which guild…?": an answer, not a bridge
+    script = script_of_text(question)
+    if script != "en":
+        entity = in_script(entity, script)
+    # What the sentence naming the bridge says (with the chunk's subject, whom it is about)
+    # is the part of the question the chunk answers; the rest is the follow-up's.
+    covered = text_stems(fold(f"{f.subject} {sentence}")) if sentence else f.chunk_terms
+    return build_followup(question, covered, entity, f.named)
+
+
+CARRIES_RELATION = 0.5
+"""Share of a question's relation a quoted sentence without its entity must hold."""
+
+
+def _carries(question: str, sentence: str) -> bool:
+    """Whether a sentence carries the question: names its entity, or holds half its relation.
+
+    A sentence sharing one word with the question ("…展示新烧制的器物" for "…由哪个行会烧制")
+    is padding, not an answer.
+    """
+    from treerag.keyword_tree.normalize import canonical
+
+    reading = read_question(question)
+    if any(names_in(e, canonical(sentence)) for e in reading.entities):
+        return True
+    return bool(reading.relation) and relation_share(reading, fold(sentence)) >= CARRIES_RELATION
+
+
+def spoken(quote: Quote, question: str) -> str:
+    """A quote as the answer says it: framed by the name its pronoun stands for, if any."""
+    return framed(quote.said, quote.text, question) if quote.said else quote.text
 
 
 class Ranked(NamedTuple):
@@ -125,8 +168,8 @@ class Ranked(NamedTuple):
     n: int
     """The number of the evidence item it comes from (its citation)."""
     text: str
-    found: bool = False
-    """Whether a sub-run found it (evidence of depth > 0)."""
+    relevant: bool = True
+    """Whether it carries the question's entity or one of its terms (else never quoted)."""
 
 
 @dataclass
@@ -136,30 +179,37 @@ class Features:
     terms: list[str]
     found: list[str]
     chunk_terms: set[str]
-    """Stems of the chunk's content terms (`text.stem`)."""
+    """Stems of the chunk's content terms, in the canonical form (`reading.text_stems`)."""
     coverage: float
     similarity: float
     kind: str
-    filled: bool
     best: list[str]
+    bridging: list[str] = field(default_factory=list)
+    """The chunk's sentences that hold most of the question's relation first (then the most
+    similar): where the bridge entity is named beside what the question says of it."""
     named: str = ""
     """The entity the question names that the chunk is about or names (`named_entity`)."""
+    subject: str = ""
+    """What the chunk is about: its document's title or title line (`reading.subjects`)."""
+    answer: str = ""
+    """The sentence that answers the question (`reading.answering`), "" when none does."""
 
 
 def named_entity(question: str, title: str, text: str) -> str:
     """The entity the question names that the chunk is about or names, "" when none.
 
-    The chunk's title (`named.names_title`); for a Chinese question also a proper name of
-    it (a person / place / organisation jieba tags, a capitalised run of words) that the
-    chunk's text holds, since Chinese has no similarity signal to go on with the bundled
-    English-only embedder that judges; compared in the keyword tree's canonical form, which
-    folds case, width and Traditional to Simplified script, so a question in either script
-    names a chunk in either.
+    The chunk's subject (its title or its opening title line, `reading.names_subject`); for
+    a Chinese question also a proper name of it (a person / place / organisation jieba tags,
+    a capitalised run of words) that the chunk's text holds, since Chinese has no similarity
+    signal to go on with the bundled English-only embedder that judges; compared in the
+    keyword tree's canonical form, which folds case, width and Traditional to Simplified
+    script, so a question in either script names a chunk in either.
     """
     from treerag.keyword_tree.normalize import canonical
 
-    if names_title(question, title):
-        return title
+    subject = names_subject(question, title, text)
+    if subject:
+        return subject
     if script_of(question) != "cjk":
         # Latin script has sentence similarity to go on (MiniLM); a chunk naming the
         # question's entity is partial there by its thresholds already, and counting every
@@ -181,8 +231,16 @@ def _question_names(question: str) -> tuple[tuple[str, str], ...]:
 class OfflineReasoner:
     """Takes every LLM role with heuristics; labelled as offline wherever it speaks."""
 
-    name = "offline-heuristic-v1"
+    name = "offline-heuristic-v2"
+    """v2: the reading rules (`reading`): one canonical form, sentences of a document, the
+    answering sentence."""
     offline = True
+
+    @property
+    def judge_name(self) -> str:
+        """The rules' version and the embedder the similarities come from."""
+        embedder = getattr(self.embeddings, "model_name", type(self.embeddings).__name__)
+        return f"{self.name}#{embedder}"
 
     def __init__(self, embeddings: Any):
         """Use the given embeddings for similarities."""
@@ -222,47 +280,59 @@ class OfflineReasoner:
 
     def features(self, question: str, title: str, text: str) -> Features:
         """Measure a chunk against a question (what the judge's rule reads)."""
-        q_terms = content_terms(question)
-        chunk_terms = stems(content_terms(f"{title}\n{text}"))
-        found = [t for t in q_terms if stem(t) in chunk_terms]
-        sents = sentences(text) or [text]
+        reading = read_question(question)
+        body = fold(f"{title}\n{text}")
+        chunk_terms = text_stems(body)
+        found = [t for t in reading.terms if present(t, body, chunk_terms)]
+        sents = statements(text) or [text]
         vectors = self._embed([question, *sents])
         sims = vectors[1:] @ vectors[0]
         order = [int(i) for i in np.argsort(-sims)]
-        kind = slot(question)
+        answer = answering(question, title, text)
+        shares = [relation_share(reading, fold(s)) for s in sents]
+        bridging = sorted(order, key=lambda i: -shares[i])[:3]
         return Features(
-            terms=q_terms,
+            terms=list(reading.terms),
             found=found,
             chunk_terms=chunk_terms,
-            coverage=len(found) / len(q_terms) if q_terms else 0.0,
+            coverage=len(found) / len(reading.terms) if reading.terms else 0.0,
             similarity=float(sims[order[0]]),
-            kind=kind,
-            filled=any(fills_slot(kind, sents[i], question) for i in order[:2]),
+            kind=reading.kind,
             best=[sents[i] for i in order[:3]],
+            bridging=[sents[i] for i in bridging],
             named=named_entity(question, title, text),
+            subject=" ".join(subjects(title, text)),
+            answer=answer.sentence if answer else "",
         )
 
     def _judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
         f = self.features(question, title, text)
-        score = rule(
-            THRESHOLDS[script_of(question)], f.coverage, f.similarity, bool(f.found), f.filled
-        )
+        t = THRESHOLDS[script_of(question)]
+        score = 2 if f.answer else rule(t, f.coverage, f.similarity, bool(f.found))
         bridged = bool(linked_from) and names_title(question, linked_from)
         if (f.named or bridged) and score == 0:
             score = 1
         reason = (
             f"offline: {len(f.found)}/{len(f.terms)} question terms present "
             f"({', '.join(f.found[:5]) or 'none'}), best sentence similarity {f.similarity:.2f}"
-            f"{f', holds a {f.kind}' if score == 2 else ''}"
+            f"{f'; one sentence answers it (the {f.kind} asked for)' if score == 2 else ''}"
             f"{f'; names {f.named!r}, which the question names' if f.named else ''}"
             f"{f'; linked from {linked_from!r}, which the question names' if bridged else ''}"
         )
         followup = _followup(question, f) if score == 1 else ""
-        return Judgement(score, reason, followup, f.best[0], calls=1)
+        return Judgement(score, reason, followup, f.answer or f.best[0], calls=1)
 
     def followup(self, question: str, title: str, text: str) -> str:
         """The follow-up this judge asks for a partial chunk ("" when none can be built)."""
         return _followup(question, self.features(question, title, text))
+
+    def in_hand(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
+        """The chain the judged chunks hold that answers the question (`compose.held_chain`).
+
+        The offline judge scores a chunk alone; a chain across two chunks of the run (a
+        bridge and the document about it) is only seen here, so the level stops with it.
+        """
+        return held_chain(question, chunks)
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Make a follow-up message standalone (see `_condense`), off the event loop."""
@@ -283,7 +353,7 @@ class OfflineReasoner:
         parentheses.
         """
         questions = [text for role, text in history if role == "human"]
-        answers = [text.replace(LABEL, "") for role, text in history if role == "ai"]
+        answers = [strip_label(text) for role, text in history if role == "ai"]
         if not questions:
             return message
         terms = content_terms(message)
@@ -295,39 +365,55 @@ class OfflineReasoner:
         resolved = resolve_pronoun(message, entity)
         return resolved if resolved != message else f"{message.rstrip()} ({entity})"
 
-    async def answer(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
-        """Stream the label at once, then each cited sentence as soon as it is picked."""
+    async def answer(
+        self,
+        question: str,
+        evidence: list[EvidenceItem],
+        extra_context: str,
+        chain: Sequence[Quote] = (),
+    ) -> str:
+        """Stream the label at once, then each cited sentence as soon as it is picked.
+
+        The sentences are the tree's chain when it found one (`compose.chain`), else the
+        fallback's (`_fallback`). `extra_context` (keyword-tree infos, graph context) is not
+        quoted: a sentence of it would carry no citation; what the tree and the graph find
+        reaches the answer as judged, cited chunks (`treerag.retrievers.sources`).
+        """
         from langchain_core.messages import HumanMessage
 
-        pieces = [LABEL]
-        await self._stream.ainvoke([HumanMessage(content=LABEL)])
-        ranked = await asyncio.to_thread(self._rank, question, evidence, extra_context)
+        head = label(question)
+        pieces = [head]
+        await self._stream.ainvoke([HumanMessage(content=head)])
+        quotes = list(chain) or await asyncio.to_thread(self._fallback, question, evidence)
         marks = MarkNumbers(item.n for item in evidence)  # streamed as `answer_question` shows it
-        for piece in [f" {p}" for p in self._pick(ranked)] or [f" {NOT_FOUND}"]:
+        said = [f" {spoken(q, question)} [{q.n}]" for q in quotes] or [f" {not_found(question)}"]
+        for piece in said:
             await self._stream.ainvoke([HumanMessage(content=marks.feed(piece))])
             pieces.append(piece)
         if rest := marks.flush():
             await self._stream.ainvoke([HumanMessage(content=rest)])
         return "".join(pieces)
 
-    def _compose(self, question: str, evidence: list[EvidenceItem], extra_context: str) -> str:
-        """The whole answer at once (the text `answer` streams)."""
-        body = " ".join(self._pick(self._rank(question, evidence, extra_context)))
-        return f"{LABEL} {body or NOT_FOUND}"
+    def compose(self, question: str, evidence: list[EvidenceItem]) -> str:
+        """The whole answer at once, as `answer` streams it (chain first, else the fallback)."""
+        quotes = compose_chain(question, evidence) or self._fallback(question, evidence)
+        body = " ".join(f"{spoken(q, question)} [{q.n}]" for q in quotes)
+        return f"{label(question)} {body or not_found(question)}"
 
-    def _rank(
-        self, question: str, evidence: list[EvidenceItem], extra_context: str
-    ) -> list[Ranked]:
-        """Score every sentence of the evidence, best first (see `Ranked`).
+    def _fallback(self, question: str, evidence: list[EvidenceItem]) -> list[Quote]:
+        """The answer when the tree found no chain: the best relevant sentences (see `_pick`)."""
+        return self._pick(self._rank(question, evidence))
+
+    def _rank(self, question: str, evidence: list[EvidenceItem]) -> list[Ranked]:
+        """Score every sentence of the useful evidence, best first (see `Ranked`).
 
         A sentence is cited with the number of the item it comes from, never another. Its
         score is its similarity to the question plus 0.3 x its share of the question's terms;
         a sentence of sub-run evidence scores by its similarity to the follow-up question it
-        answered where that is higher. A sentence that only repeats its item's title is left
-        out.
+        answered where that is higher. Title lines and headings are left out
+        (`reading.statements`), and so are the documents' own footnote marks.
         """
         candidates: list[tuple[int, str, str]] = []
-        found: set[int] = {item.n for item in evidence if item.depth > 0}
         for item in evidence:
             if item.score < 1:
                 continue
@@ -335,15 +421,13 @@ class OfflineReasoner:
             title = squash(item.title).lower()
             candidates.extend(
                 (item.n, sent, asked)
-                for sent in map(unfootnoted, sentences(item.text))
+                for sent in map(unfootnoted, statements(item.text))
                 if sent.strip() and squash(sent).lower().rstrip(":") != title
             )
-        # `extra_context` (keyword-tree infos, graph context) is not quoted: a sentence of it
-        # would carry no citation. What the tree and the graph find reaches the answer as
-        # judged, cited chunks (`treerag.retrievers.sources`).
         if not candidates:
             return []
-        q_terms = set(content_terms(question))
+        reading = read_question(question)
+        q_terms = set(reading.terms)
         followups = list(dict.fromkeys(f for _, _, f in candidates if f))
         vectors = self._embed([question, *followups, *[s for _, s, _ in candidates]])
         q_vec, f_vecs = (
@@ -356,39 +440,37 @@ class OfflineReasoner:
             sim = float(vec @ q_vec)
             if asked:
                 sim = max(sim, float(vec @ f_vecs[asked]))
-            overlap = len(q_terms & set(content_terms(sent))) / max(1, len(q_terms))
+            folded = fold(sent)
+            shared = [t for t in q_terms if present(t, folded, text_stems(folded))]
+            overlap = len(shared) / max(1, len(q_terms))
             states = max(
                 statement(kind, sent, question),
                 statement(slot(asked), sent, asked) if asked else 0,
             )
-            out.append(Ranked(sim + 0.3 * overlap, states, n, sent, n in found))
+            relevant = _carries(question, sent) or bool(asked and _carries(asked, sent))
+            out.append(Ranked(sim + 0.3 * overlap, states, n, sent, relevant))
         out.sort(key=lambda r: -r.score)
         return out
 
     @staticmethod
-    def _pick(ranked: list[Ranked]) -> list[str]:
-        """Lead with the sentence that states the asked-for thing, then the support and finds.
+    def _pick(ranked: list[Ranked]) -> list[Quote]:
+        """Lead with the sentence that states the asked-for thing, then the next best.
 
-        The lead is, among the best 2 x `ANSWER_SENTENCES`, the first of those that state it
-        most plainly (`questions.statement`); sentences sub-runs found compete by their
-        similarity to the follow-up they answered. Then the run's own chunks' best sentences
-        up to `ANSWER_SENTENCES`, then the best of what the sub-runs found up to
-        `FOUND_SENTENCES`: a sub-run's find is added to what the run's own chunks say, never
-        put in its place. At most two sentences per chunk.
+        Only sentences that carry the question (or the follow-up they answered) count:
+        they name its entity or hold half its relation (`_carries`). The lead
+        is, among the best 2 x `FALLBACK_SENTENCES`, the first of those that state the
+        asked-for thing most plainly (`questions.statement`); then the best others, up to
+        `FALLBACK_SENTENCES` in all, each sentence once.
         """
-        top = ranked[: ANSWER_SENTENCES * 2]
+        relevant = [r for r in ranked if r.relevant]
+        top = relevant[: FALLBACK_SENTENCES * 2]
         plainest = max((r.level for r in top), default=0)
         lead = next((r for r in top if r.level == plainest), None) if plainest else None
-        ordered = ([lead] if lead else []) + [r for r in ranked if r is not lead]
-        quota = {False: ANSWER_SENTENCES, True: FOUND_SENTENCES}
-        picked: list[tuple[int, str]] = []
-        per_chunk: dict[int, int] = {}
+        ordered = ([lead] if lead else []) + [r for r in relevant if r is not lead]
+        picked: list[Quote] = []
         for r in ordered:
-            if quota[r.found] == 0 or per_chunk.get(r.n, 0) >= 2:
-                continue
-            if any(r.text == s for _, s in picked):
-                continue
-            quota[r.found] -= 1
-            per_chunk[r.n] = per_chunk.get(r.n, 0) + 1
-            picked.append((r.n, r.text))
-        return [f"{sent} [{n}]" if n else sent for n, sent in picked]
+            if len(picked) == FALLBACK_SENTENCES:
+                break
+            if all(r.text != q.text for q in picked):
+                picked.append(Quote(r.n, r.text))
+        return picked

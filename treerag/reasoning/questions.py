@@ -4,7 +4,8 @@
   (who, 谁), a place (where, 哪里), a time (when, what year, 哪年, 何时), a number (how many,
   多少, 几), a yes/no answer (a question that opens with is/are/did ...), else a thing.
 - names: name-like spans of a text: runs of capitalised Latin words (inner "of"/"the"/"de"
-  allowed) and Chinese person, place, organisation and other proper nouns (jieba flags).
+  allowed) and Chinese person, place, organisation and other proper nouns (jieba flags),
+  and a Chinese place after a preposition (在渡口县, 于沧江).
 - follow-up: the open clause of the question (the one with most content terms the chunk
   lacks), with the stretch the chunk covers (first to last covered term) replaced by the bridge
   entity, or its reference word ("that guild", "他", "该行会") replaced; "" when no
@@ -21,7 +22,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from treerag.reasoning.text import EN_STOP, content_terms, is_zh_stop, normalize, stem, stems
+from treerag.reasoning.text import EN_STOP, content_terms, is_zh_stop, normalize, stem
 
 NEAR_DUPLICATE_JACCARD = 0.6
 
@@ -67,20 +68,45 @@ _SLOTS = (
         re.compile(
             r"\bwhere\b|\bwhat (city|town|country|state|place|county|region)\b"
             r"|\bwhich (city|town|country|state|place|county|region)\b"
-            r"|哪里|哪儿|在哪|何地|何处|哪个(?:城市|国家|地方|省)|哪座城"
+            r"|哪里|哪儿|在哪(?!一?[年天月])|何地|何处|哪个(?:城市|国家|地方|省)|哪座城"
         ),
     ),
 )
 _NAME_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
+_ZH_PLACE = re.compile(
+    r"(?:在|于|於|到|至|自|从|從)"
+    r"([\u4e00-\u9fff]{1,5}?[镇鎮村县縣市省州区區乡鄉岛島城港湾灣湖江河山])"
+)
+"""A Chinese place after a preposition: 出生在渡口县, 位于沧江下游 (jieba tags few as names)."""
 _NAME_GLUE = frozenset({"of", "the", "de", "da", "van", "von", "del", "la", "le", "and"})
 
 
+_THING = re.compile(r"\b(?:which|what)\b|哪(?!里|儿)|什么")
+"""A question word asking for a thing; the specific kinds above win where they start too."""
+
+
+@lru_cache(maxsize=4096)
 def slot(question: str) -> str:
-    """The kind of answer asked for: person, place, time, number, yesno or thing."""
-    lowered = question.lower()  # "Who …" opens most questions; the patterns are lower case
-    for name, pattern in _SLOTS:
-        if pattern.search(lowered):
-            return name
+    """The kind of answer asked for: person, place, time, number, yesno or thing.
+
+    The question word that comes first decides: "Which river flows through the village
+    where X was born?" asks for a thing (a river), the "where" after it is a relative
+    clause's. Read in the canonical script (Traditional folded to Simplified, width and case
+    folded), so 哪裡 asks for a place as 哪里 does.
+    """
+    from treerag.keyword_tree.normalize import to_simplified
+
+    lowered = to_simplified(unicodedata.normalize("NFKC", question)).lower()
+    found: list[tuple[int, int, str]] = []
+    for order, (name, pattern) in enumerate(_SLOTS):
+        match = pattern.search(lowered)
+        if match:
+            found.append((match.start(), order, name))
+    thing = _THING.search(lowered)
+    if thing:
+        found.append((thing.start(), len(_SLOTS), "thing"))
+    if found:
+        return min(found)[2]
     return "yesno" if _YES_NO.match(question) else "thing"
 
 
@@ -91,14 +117,6 @@ def _head(question: str) -> str:
         return match.group(1).lower()
     match = re.search(r"哪(?:个|家|座|所|条)?([\u4e00-\u9fff]{2})", question)
     return match.group(1) if match and not is_zh_stop(match.group(1)) else ""
-
-
-def fills_slot(kind: str, sentence: str, question: str) -> bool:
-    """Whether a sentence holds a candidate answer of that kind that the question lacks.
-
-    A thing asked with "which X" / "哪个X" needs a new name in a sentence that says X.
-    """
-    return statement(kind, sentence, question) > 0
 
 
 def statement(kind: str, sentence: str, question: str) -> int:
@@ -175,6 +193,8 @@ def names(text: str) -> list[str]:
             flush()
             for word in _zh_names(piece):
                 out.setdefault(word, None)
+            for place in _ZH_PLACE.finditer(piece):
+                out.setdefault(place.group(1), None)
         elif piece[:1].isupper() and len(piece) > 1:
             if not run and piece.lower() in EN_STOP:
                 continue  # "The", "In" opening a sentence
@@ -193,42 +213,78 @@ def _type_word(question: str, covered: set[str]) -> str:
     """The common noun that describes the bridge: the first covered lower-case question term.
 
     In "Which guild built the ship captained by Aldous Brennick?" a chunk about Brennick
-    covers "ship", "aldous", "brennick"; "ship" is what the chunk must name.
+    covers "ship", "aldous", "brennick"; "ship" is what the chunk must name. A Chinese
+    question describes its bridge as "…的 N" (佩林·奥斯克求学时的老师, 周怀远出生的县):
+    N is the type word, whether or not the chunk says it the same way (师从 for 老师).
     """
+    if _CJK.search(question):
+        for match in re.finditer(r"[的之]", question):
+            end = _described_noun(question, match.start())
+            if end > match.end():
+                return question[match.end() : end].lower()
     head = _head(question)
     covered = _StemSet(covered)
+    # A word of a name the question gives is the entity the chunk is about, not the bridge's
+    # type ("潮聲" of 潮聲樂團 in "潮聲樂團的首任指揮…": 首任 is).
+    named = [n.lower() for n in names(question)]
     for term, start, end in _term_spans(question):
         word = question[start:end]
-        if term in covered and term != head and (word.islower() or _CJK.match(word)):
-            return term
+        if term in covered and term != head and not any(term in n for n in named):
+            if word.islower() or _CJK.match(word):
+                return term
     return ""
 
 
-def bridge(question: str, best: list[str], covered: set[str] | None = None) -> str:
-    """The entity the chunk adds: a name the question lacks, next to what describes it.
+def bridge(question: str, best: list[str], covered: set[str] | None = None) -> tuple[str, str]:
+    """The entity the chunk adds, and the sentence naming it: a name the question lacks.
 
-    Among the chunk's best sentences (most similar first) the first that says the bridge's
+    Among the chunk's best sentences (in the order given) the first that says the bridge's
     type word (`_type_word`) is used, else the first with a new name; in it, the new name
-    nearest to that word (or to any question term).
+    nearest to that word (or to any question term). Compared in the canonical script, so a
+    Traditional question finds its type word in a Simplified document. ("", "") when none.
     """
-    asked = {t.lower() for t in content_terms(question)}
-    kind = _type_word(question, covered or set())
-    choice: tuple[bool, int, int, str] | None = None
+    from treerag.keyword_tree.normalize import to_simplified
+
+    def folded(text: str) -> str:
+        return to_simplified(unicodedata.normalize("NFKC", text)).lower()
+
+    asked = {folded(t) for t in content_terms(question)}
+    kind = folded(_type_word(question, covered or set()))
+    choice: tuple[bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
-        fresh = [n for n in names(sentence) if not set(content_terms(n)) <= asked]
+        fresh = [n for n in names(sentence) if not {folded(t) for t in content_terms(n)} <= asked]
         if not fresh:
             continue
-        low = sentence.lower()
+        low = folded(sentence)
         kind_at = low.find(stem(kind)) if kind else -1
+        if kind_at < 0 and _CJK.search(kind):
+            # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
+            kind_at = low.find(kind[-1])
         anchors = [kind_at] if kind_at >= 0 else []
         anchors = anchors or [low.find(t) for t in asked if t in low]
         for name in fresh:
-            at = low.find(name.lower())
+            at = low.find(folded(name))
             distance = min((abs(at - a) for a in anchors), default=len(sentence))
-            key = (kind_at < 0, position, distance, name)
+            key = (kind_at < 0, position, distance, name, sentence)
             if choice is None or key < choice:
                 choice = key
-    return choice[3] if choice else ""
+    return (choice[3], choice[4]) if choice else ("", "")
+
+
+def asks_several(question: str) -> bool:
+    """Whether a question asks two things or more, each in a clause of its own.
+
+    "Who ground the lens, and where was he born?" asks a person and a place; "陳慕言創辦的
+    樂團，首任指揮是誰？" asks one thing (its first clause describes).
+    """
+    from treerag.keyword_tree.normalize import to_simplified
+
+    asking = 0
+    for clause in _clauses(question):
+        low = to_simplified(unicodedata.normalize("NFKC", clause)).lower()
+        if _THING.search(low) or any(pattern.search(low) for _, pattern in _SLOTS):
+            asking += 1
+    return asking >= 2
 
 
 def _clauses(question: str) -> list[str]:
@@ -257,10 +313,16 @@ def _term_spans(clause: str) -> list[tuple[str, int, int]]:
 
 
 class _StemSet(set):
-    """A set of stems that answers `term in covered` by the term's stem."""
+    """A set of canonical stems that answers `term in covered` by the term's canonical stem.
+
+    The chunk's terms are read in the canonical script (`reading.fold`), so a Traditional
+    question's term is folded to Simplified before it is looked up.
+    """
 
     def __contains__(self, term: object) -> bool:
-        return isinstance(term, str) and set.__contains__(self, stem(term))
+        from treerag.keyword_tree.normalize import to_simplified
+
+        return isinstance(term, str) and set.__contains__(self, stem(to_simplified(term)))
 
 
 def _wh_heads(clause: str) -> set[int]:
@@ -292,7 +354,41 @@ def _covered_span(
     start = relative.start() if relative else article.start() if article else start
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
+    if _CJK.search(clause):
+        # "与林秋雁合著《山花图谱》的画家": a name the span cuts into, the preposition before
+        # and the noun after the description go with it, so the entity takes the place of
+        # the whole description.
+        for name in names(clause):
+            at = clause.find(name)
+            if at >= 0 and at < end and at + len(name) > start:
+                start, end = min(start, at), max(end, at + len(name))
+        if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
+            start = 0
+        end = _described_noun(clause, end)
     return start, end
+
+
+def _described_noun(clause: str, end: int) -> int:
+    """The end of the noun a Chinese description describes ("…的县", "…的小镇"), else `end`.
+
+    The nouns right after 的 / 之 (jieba's n* tags) are what the description names: the
+    bridge entity takes their place with it.
+    """
+    from treerag.segment import posseg
+
+    de = re.match(r"\s*[的之]", clause[end:])
+    if de is None:
+        return end
+    at = end + de.end()
+    offset = 0
+    for pair in posseg().lcut(clause):  # the whole clause: jieba tags a word by its context
+        offset += len(pair.word)
+        if offset - len(pair.word) < at:
+            continue
+        if not pair.flag.startswith("n") or is_zh_stop(pair.word):
+            break
+        at = offset
+    return at if at > end + de.end() else end
 
 
 def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
@@ -302,7 +398,6 @@ def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
     the bridge entity takes the place of the whole description.
     """
     from treerag.keyword_tree.normalize import to_simplified
-    from treerag.segment import jieba
 
     if not title or not _CJK.search(title):
         return None
@@ -310,14 +405,11 @@ def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
     if at < 0:
         return None
     after = at + len(title)
-    de = re.match(r"[^，,。？?！!的]{0,12}?[的之]", clause[after:])
+    de = re.match(r"[^，,。？?！!的]{0,12}?(?=[的之])", clause[after:])
     if de is None:
         return None
-    rest = clause[after + de.end() :]
-    words = [w for w in jieba().lcut(rest) if w.strip()]
-    if not words or not _CJK.match(words[0]):
-        return None
-    return at, after + de.end() + len(words[0])
+    end = _described_noun(clause, after + de.end())
+    return (at, end) if end > after + de.end() else None
 
 
 def followup(question: str, covered: set[str], entity: str, title: str = "") -> str:
@@ -477,19 +569,3 @@ def resolve_pronoun(message: str, entity: str) -> str:
     word = match.group().lower()
     text = f"{entity}'s" if word in _POSSESSIVE else entity
     return f"{message[: match.start()]}{text}{message[match.end() :]}"
-
-
-def covers(question: str, texts: list[str]) -> bool:
-    """Whether texts cover a question: all its content terms, and a sentence filling its slot."""
-    from treerag.reasoning.text import sentences
-
-    terms = content_terms(question)
-    if not terms or not texts:
-        return False
-    have: set[str] = set()
-    for text in texts:
-        have.update(stems(content_terms(text)))
-    if any(stem(t) not in have for t in terms):
-        return False
-    kind = slot(question)
-    return any(fills_slot(kind, s, question) for text in texts for s in sentences(text))

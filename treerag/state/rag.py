@@ -45,6 +45,9 @@ class ChunkRecord(TypedDict, total=False):
     """The sub-run's answer, which completes this chunk."""
     sub_evidence: list[dict[str, Any]]
     """The sub-run's ranked evidence (chunk id, title, source, score, depth)."""
+    sub_chain: list[dict[str, Any]]
+    """The sentences the sub-run's answer followed along its chain [{"chunk_id", "text"}],
+    last hop first; empty when it found none (`treerag.reasoning.compose`)."""
     sub_llm_calls: int
     """LLM-role calls made by the sub-run and its own descendants."""
     call_share: int
@@ -112,6 +115,9 @@ class RagState(RagInput, total=False):
     """The final answer text, with [n] citations."""
     citations: list[dict[str, Any]]
     """Citations [{"n", "chunk_id", "source", "title"}] used by the answer."""
+    chain: list[dict[str, Any]]
+    """The sentences that answer along the tree's chain [{"chunk_id", "text"}], last hop
+    first; empty when the tree found none (`treerag.reasoning.compose.chain`)."""
     evidence: list[dict[str, Any]]
     """Ranked evidence of the whole subtree, best first."""
     llm_calls: Annotated[int, operator.add]
@@ -130,6 +136,7 @@ class RagOutput(TypedDict, total=False):
     question: str
     answer: str
     citations: list[dict[str, Any]]
+    chain: list[dict[str, Any]]
     evidence: list[dict[str, Any]]
     thread_id: str
     tree_llm_calls: int

@@ -1,0 +1,122 @@
+"""The judge's reading: one canonical form, a sentence belongs to its document, the answer slot."""
+
+import pytest
+
+from treerag.reasoning.reading import (
+    answering,
+    read_question,
+    relation_share,
+    statements,
+    subjects,
+)
+
+MARTA = (
+    "Marta Lind\n\n"
+    "Marta Lind is a weaver known for her tapestries of the coast. She was born in 1871 in "
+    "the town of Aldmoor. She later taught at the Kessel school, where she met Tomas Brandt."
+)
+TOMAS = (
+    "# Tomas Brandt\n\n"
+    "Tomas Brandt was an engineer who worked with Marta Lind on the harbour bridge. "
+    "He was born in the port city of Vellby. In 1902 he founded the Brandt Works."
+)
+ALDMOOR = "Aldmoor\n\nAldmoor is a market town. The river Sella flows through the town."
+
+
+def test_a_pronoun_sentence_belongs_to_its_document_s_subject():
+    found = answering("Where was Marta Lind born?", "marta_lind", MARTA)
+    assert found is not None and found.sentence.startswith("She was born in 1871")
+    assert found.filler == "Aldmoor"
+    # Another person's document that names her: its "He was born…" is about its own subject.
+    assert answering("Where was Marta Lind born?", "Tomas Brandt", TOMAS) is None
+
+
+def test_the_subject_is_the_title_or_the_opening_title_line():
+    assert subjects("marta_lind", MARTA) == ("marta_lind", "Marta Lind")
+    assert subjects("Big Hero 6 (film)", "Big Hero 6 is a film.") == ("Big Hero 6",)
+    # Title lines and headings state nothing: they are never a sentence to quote.
+    assert statements(TOMAS)[0].startswith("Tomas Brandt was an engineer")
+    assert "Aldmoor" not in statements(ALDMOOR)
+
+
+def test_the_answer_can_be_the_pronoun_s_subject():
+    found = answering("Who founded the Brandt Works?", "Tomas Brandt", TOMAS)
+    assert found is not None and found.filler == "Tomas Brandt"
+    assert found.subject == "Tomas Brandt"  # the answer names him before the quote
+
+
+def test_a_sentence_needs_the_relation_and_the_asked_for_kind():
+    # The town's document says a river flows through it; that is not when it was founded.
+    assert answering("When was Aldmoor founded?", "Aldmoor", ALDMOOR) is None
+    found = answering("Which river flows through Aldmoor?", "Aldmoor", ALDMOOR)
+    assert found is not None and found.filler == "Sella"
+    # Two hops: her document gives the town, not the river.
+    assert (
+        answering(
+            "Which river flows through the town where Marta Lind was born?", "Marta Lind", MARTA
+        )
+        is None
+    )
+
+
+def test_a_question_that_asks_two_things_is_not_answered_by_one_sentence():
+    assert answering("Where was Marta Lind born, and who taught her?", "Marta Lind", MARTA) is None
+    assert read_question("陳慕言創辦的樂團，首任指揮是誰？").several is False
+
+
+def test_a_chain_inside_one_chunk_needs_the_bridge_to_carry_part_of_the_question():
+    works = "Brandt Works\n\nThe Brandt Works were founded by Tomas Brandt. They built cranes."
+    found = answering("Where was the founder of the Brandt Works born?", "Tomas Brandt", TOMAS)
+    assert found is not None and found.filler == "Vellby"
+    assert found.bridge == "In 1902 he founded the Brandt Works."
+    assert (
+        answering("Where was the founder of the Brandt Works born?", "Brandt Works", works) is None
+    )
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "text", "filler"),
+    [
+        # Terms are compared in one script: a Traditional question reads a Simplified text…
+        (
+            "林秋雁出生在哪裡？",
+            "林秋雁",
+            "林秋雁\n\n林秋雁是一位植物学家。她于1915年出生在青岩镇。",
+            "青岩镇",
+        ),
+        # …and the reverse, and segmentation does not matter (开始 and 动工 in 开始动工兴建).
+        ("沪宁铁路在哪一年的时候开始动工?", "", "1905年，滬寧鐵路開始動工興建。", "1905"),
+        ("滬寧鐵路在哪一年的時候開始動工?", "", "1905年，滬寧鐵路開始動工興建。", "1905"),
+        (
+            "潮聲樂團的首任指揮是誰？",
+            "潮聲樂團",
+            "潮聲樂團\n\n潮聲樂團是一支管弦樂團。樂團的首任指揮是許若蘭。",
+            "许若兰",
+        ),
+    ],
+)
+def test_chinese_in_both_scripts(question, title, text, filler):
+    found = answering(question, title, text)
+    assert found is not None and found.filler == filler
+
+
+def test_a_chinese_relation_term_is_credited_by_its_characters():
+    reading = read_question("青石镇坐落在哪条江边？")
+    assert reading.head == "江"
+    # 坐落 is there; of 江边 only 边 counts (江 is what is asked for), and 江畔 lacks it.
+    assert relation_share(reading, "青石镇坐落在白鹭江畔。") == pytest.approx(0.5)
+    assert relation_share(reading, "青石镇的石桥建于1763年。") == 0.0
+
+
+def test_question_words_ask_and_do_not_relate():
+    assert (
+        read_question("When was the lighthouse built in the town where Pavel Orsk was born?").kind
+        == "time"
+    )
+    assert (
+        read_question("Which river flows through the village where Ilse Varga was born?").kind
+        == "thing"
+    )
+    assert read_question("滬寧鐵路在哪一年的時候開始動工?").kind == "time"
+    assert read_question("潮聲樂團的首任指揮出生在哪裡？").kind == "place"
+    assert "时候" not in read_question("沪宁铁路在哪一年的时候开始动工").relation

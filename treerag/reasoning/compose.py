@@ -1,0 +1,143 @@
+"""An answer composed along the chain the search tree found (the offline answer; the LLM's guide).
+
+The chain is read from the judged evidence with the judge's own reading rules
+(`treerag.reasoning.reading`), whichever reasoner judged, in this order:
+
+1. **One chunk answers.** A sentence of this run's own evidence that answers the question
+   (`reading.answering`), followed by the sentence of the same chunk that ties the chunk's
+   subject to the question's entity when the answer needs one.
+2. **A follow-up was answered.** For a partial chunk (its follow-up asked about the bridge
+   entity it names), the follow-up's answer: the sub-run's own chain (its answer sentences,
+   carried up as they are and cited with this run's numbers: `EvidenceItem.chain`), or a
+   sentence of another chunk this run holds that answers the follow-up. Then the partial
+   chunk's bridge sentence, the one that names the follow-up's entity: "The river Amsel flows
+   through the village. [1] She was born in 1902 in the village of Brennholt. [2]".
+3. Otherwise there is no chain: the answer quotes what is most like the question (see
+   `treerag.reasoning.offline`), and a parent run does not quote it as an answer.
+
+The sentences are quoted as the documents write them (citations stay faithful); title lines
+and headings are never quoted (`reading.statements`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.reading import (
+    answering,
+    fold,
+    names_subject,
+    read_question,
+    relation_share,
+    statements,
+)
+
+
+def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
+    """The sentences that answer the question along the tree's chain, last hop first; [] if none.
+
+    Args:
+        question: The run's question.
+        evidence: The numbered evidence (`nodes.answer.build_evidence`): this run's chunks,
+            best first, each followed by what its sub-run found.
+    """
+    useful = [e for e in evidence if e.score > 0]
+    if not useful:
+        return []
+    depth = min(e.depth for e in useful)
+    own = [e for e in useful if e.depth == depth]
+    for item in [*own, *(e for e in useful if e.depth > depth)]:
+        found = answering(question, item.title, item.text)
+        if found is not None:
+            bridge = [Quote(item.n, found.bridge)] if found.bridge else []
+            return [Quote(item.n, found.sentence, found.subject), *bridge]
+    for item in own:
+        if item.score != 1 or not item.followup:
+            continue
+        answer = list(item.chain) or _held_answer(item, useful)
+        if answer:
+            tie = bridge_sentence(question, item)
+            return _unique([*answer, *([Quote(item.n, tie)] if tie else [])])
+    return []
+
+
+def _held_answer(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Quote]:
+    """The follow-up's answer in another chunk the evidence holds, with that chunk's own tie."""
+    for other in useful:
+        if other is partial:
+            continue
+        found = answering(partial.followup, other.title, other.text)
+        if found is not None:
+            tie = [Quote(other.n, found.bridge)] if found.bridge else []
+            return [Quote(other.n, found.sentence, found.subject), *tie]
+    return []
+
+
+def bridge_sentence(question: str, item: EvidenceItem) -> str:
+    """The sentence of a partial chunk that ties the question's entity to the bridge entity.
+
+    The bridge entity is what the chunk's follow-up names and the question does not; the
+    sentence names it and, where one does, is about the question's entity (names it, or
+    the question names the chunk's subject). With no such sentence, the one holding most of
+    the question's relation.
+    """
+    from treerag.keyword_tree.normalize import canonical
+    from treerag.reasoning.named import names_in
+
+    reading = read_question(question)
+    asked = read_question(item.followup) if item.followup else None
+    new = [e for e in (asked.entities if asked else ()) if e not in reading.entities]
+    said = statements(item.text)
+    if not said:
+        return ""
+    subject = bool(names_subject(question, item.title, item.text))
+
+    def about(sentence: str) -> bool:
+        key = canonical(sentence)
+        return subject or any(names_in(e, key) for e in reading.entities)
+
+    naming = [s for s in said if any(names_in(e, canonical(s)) for e in new)]
+    for sentence in naming:
+        if about(sentence):
+            return sentence
+    if naming:
+        return naming[0]
+    return max(said, key=lambda s: (about(s), relation_share(reading, fold(s))))
+
+
+def _unique(quotes: list[Quote]) -> list[Quote]:
+    """Each sentence once, in order."""
+    seen: set[str] = set()
+    out = []
+    for quote in quotes:
+        if quote.text and quote.text not in seen:
+            seen.add(quote.text)
+            out.append(quote)
+    return out
+
+
+def held_chain(question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
+    """The documents of the chain a run's judged chunks hold, when it answers; else "".
+
+    The chunks (a run's records: title, text, score, follow-up, rank) are read as `chain`
+    reads evidence: a useful chunk answers the question, or a partial chunk's follow-up.
+    A chain that stops short of the answer (a bridge's document without the asked-for
+    thing) is not held. The titles are given first hop first: "Ilse Varga → Brennholt".
+    """
+    useful = sorted((c for c in chunks if c.get("score", 0) > 0), key=lambda c: c.get("rank", 0))
+    items = [
+        EvidenceItem(
+            n=n,
+            chunk_id=c["chunk_id"],
+            title=c.get("title", ""),
+            source=c.get("source", ""),
+            text=c.get("text", ""),
+            score=c.get("score", 0),
+            followup=c.get("followup", ""),
+        )
+        for n, c in enumerate(useful, 1)
+    ]
+    quotes = chain(question, items)
+    return " → ".join(reversed([items[n - 1].title for n in dict.fromkeys(q.n for q in quotes)]))

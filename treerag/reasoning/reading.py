@@ -1,0 +1,459 @@
+"""How the offline judge reads a question and a chunk: as a reader does.
+
+- **One canonical form.** Question and chunk are compared after NFKC (full/half width), case
+  folding and Traditional → Simplified (OpenCC t2s), before any segmentation: a question in
+  either script reads a document in either, and jieba segments both alike.
+- **A term is present** in a text when its canonical form is: a Chinese term as a substring
+  (segmentation-free: 开始 and 动工 are in 开始动工兴建), a Latin word by its first six
+  letters (`text.stem`: founder / founded).
+- **A sentence belongs to its document.** Once a chunk names an entity, a sentence that
+  refers to it by its last word ("the lighthouse", "Varga") is about it. A chunk's subject
+  is its document's title (without
+  a disambiguator such as "(film)") and, where the document opens with a title line, that
+  line ("Ilse Varga" above a file titled `ilse_varga`). When the question names the subject,
+  every sentence of the chunk is about the question's entity; a sentence that opens with a
+  pronoun ("She was born…", "他出生在…") has the subject for its subject, which can be
+  what the question asks for ("In 1931 he founded the Orsk Press" in Pavel Orsk's document
+  answers "Who founded the Orsk Press?").
+- **The relation** is the question's content terms outside the names it gives, the noun of
+  "which X" and the words that only say what kind of answer is wanted (时间, year): "born",
+  "flows". Each term counts one; a Chinese term is credited with the share of it that the
+  text holds as one run of characters (segmentation-free: 出生 in 出生于; half of 动工 in
+  动身; only half of 出生 from 出身 and 学生 apart).
+- **A sentence answers** the question when it is about an entity the question names (any
+  sentence, when the question names none), holds at least `RELATION_SHARE` of the relation,
+  and holds a candidate of the asked-for kind that the question lacks (`filler`). A name
+  that says its kind ("the Salt River" for "which river") carries the relation itself. A yes/no
+  question is never answered by one sentence: it compares; nor is a question that asks two
+  things ("Who ground the lens, and where was he born?"): its clauses are answered in turn.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+from treerag.reasoning.named import names_in, names_title
+from treerag.reasoning.questions import asks_several, names, slot
+from treerag.reasoning.text import (
+    EN_STOP,
+    blocks,
+    content_terms,
+    sentences,
+    stem,
+    unfootnoted,
+)
+
+RELATION_SHARE = 0.75
+"""Share of the relation a sentence must hold to answer: all of up to three Latin terms,
+three of four. Not fitted on a data set: it is the share at which one paraphrased word is
+forgiven in a question of four relation words or more, and none in a shorter one."""
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_PRONOUN_LEAD = re.compile(
+    r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
+    r"(?:he|she|it|they|his|her|its|their)\b|^[^。！？]{0,12}?[他她它](?!们)|^\W*其",
+    re.IGNORECASE,
+)
+"""A sentence whose subject is a pronoun: "She was born…", "In 1931 he founded…", "他于…"."""
+_POSSESSIVE_LEAD = re.compile(
+    r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
+    r"(?:his|her|its|their)\b|^[^。！？]{0,12}?[他她它]的",
+    re.IGNORECASE,
+)
+ANSWER_KIND_WORDS = frozenset(
+    """
+    时间 日期 时候 哪天 何时 人数 数量 多少 名字 名称 地点 地方 哪里 什么 哪个 哪位 哪家
+    year date time many much place name kind type
+    """.split()
+)
+"""Words that say what kind of answer is wanted, not what it is about: not relation."""
+_ASKING = re.compile(r"^(?:哪|几|多少|什么|何|谁)")
+"""Chinese question words jieba keeps whole (哪一年, 几次): they ask, they do not relate."""
+_YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)|\d{1,4}\s*[年月日]")
+_MONTH = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b"
+)
+_NUMBER = re.compile(
+    r"\d[\d,.]*\s*%?|[零一二三四五六七八九十百千万亿两]+[个人名位座次岁年件场辆亿万]"
+)
+
+
+def fold(text: str) -> str:
+    """The canonical form compared: NFKC, case folded, Traditional written as Simplified."""
+    from treerag.keyword_tree.normalize import to_simplified
+
+    return to_simplified(unicodedata.normalize("NFKC", text)).lower()
+
+
+def fold_cased(text: str) -> str:
+    """`fold` without the case folding (names are found by their capitals)."""
+    from treerag.keyword_tree.normalize import to_simplified
+
+    return to_simplified(unicodedata.normalize("NFKC", text))
+
+
+@dataclass(frozen=True)
+class QuestionReading:
+    """What the judge reads of a question once, for every chunk it judges."""
+
+    folded: str
+    """The question in its canonical form (`fold`)."""
+    kind: str
+    """What it asks for (`questions.slot`): person, place, time, number, yesno, thing."""
+    entities: tuple[str, ...]
+    """The names it gives, canonical (`questions.names`)."""
+    terms: tuple[str, ...]
+    """Its content terms, canonical (coverage of a chunk is counted over these)."""
+    relation: tuple[str, ...]
+    """Its content terms outside its names and the answer-kind words (see the module)."""
+    candidates: tuple[str, ...] = ()
+    """Its content terms outside the answer-kind words: the relation before any name is
+    taken out (`relation_in`)."""
+    head: str = ""
+    """The noun of "which X" / "what X" ("river"), "" when none."""
+    several: bool = False
+    """Whether it asks two things or more (`questions.asks_several`)."""
+    asked: str = ""
+    """The relation term the question asks with: the last of the clause holding its question
+    word ("born" in "Where was the founder of X born?", 出生 in "…的老师，出生在哪里？")."""
+
+    def relation_in(self, named: Sequence[str]) -> QuestionReading:
+        """This reading with the relation of a text that names `named` (of its entities).
+
+        A word of the question is a name's only where the text names it: "城市" that jieba
+        reads as a name in "布伦尼克出生的城市…" is relation for a text that does not say it.
+        """
+        words = {t for n in named for t in content_terms(n)}
+        kept = tuple(t for t in self.candidates if t not in words)
+        return replace(self, relation=kept)
+
+
+@lru_cache(maxsize=2048)
+def read_question(question: str) -> QuestionReading:
+    """Read a question in its canonical form (rules at the top of this module)."""
+    from treerag.keyword_tree.normalize import canonical
+
+    folded = fold(question)
+    cased = fold_cased(question)
+    found = tuple(
+        dict.fromkeys(
+            canonical(n) for n in names(cased) if canonical(n) and not _ASKING.search(fold(n))
+        )
+    )
+    terms = tuple(content_terms(folded))
+    named_terms = {t for n in found for t in content_terms(n)}
+    head = _head(folded)
+    candidates = tuple(
+        t
+        for t in terms
+        if t not in ANSWER_KIND_WORDS
+        and not _ASKING.match(t)
+        and (not head or stem(t) != stem(head))
+    )
+    relation = tuple(t for t in candidates if t not in named_terms)
+    return QuestionReading(
+        folded=folded,
+        kind=slot(question),
+        entities=found,
+        terms=terms,
+        relation=relation,
+        candidates=candidates,
+        head=head,
+        several=asks_several(question),
+        asked=_asked_term(folded, relation),
+    )
+
+
+def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
+    """The last relation term of the clause that holds the question word ("" when none)."""
+    from treerag.reasoning.questions import _CLAUSE, _SLOTS, _THING
+
+    start = 0
+    for clause in _CLAUSE.split(folded):
+        end = start + len(clause)
+        if _THING.search(clause) or any(pattern.search(clause) for _, pattern in _SLOTS):
+            at = {t: folded.rfind(t, start, end) for t in relation}
+            inside = [t for t, i in at.items() if i >= 0]
+            return max(inside, key=lambda t: at[t]) if inside else ""
+        start = folded.find(clause, start) + len(clause)
+    return ""
+
+
+def _head(folded: str) -> str:
+    """The noun that says what kind of thing is asked for: "river" in "which river…".
+
+    In Chinese, 河 in "哪条河…": the character after 哪 and its measure word, read without
+    segmentation.
+    """
+    latin = re.search(r"\b(?:which|what)\s+([a-z][a-z\-]+)", folded)
+    if latin and latin.group(1) not in EN_STOP:
+        return latin.group(1)
+    zh = re.search(r"哪(?:一)?[个条座家所位部支种国只本首项次]?([\u4e00-\u9fff])", folded)
+    return zh.group(1) if zh and zh.group(1) not in "里儿年天些" else ""
+
+
+def present(term: str, folded: str, stems: set[str]) -> bool:
+    """Whether a canonical term is in a canonical text (Chinese as a substring; rules above)."""
+    if _CJK.search(term):
+        return term in folded
+    return stem(term) in stems
+
+
+def text_stems(folded: str) -> set[str]:
+    """The stems of a canonical text's content terms (what `present` looks Latin words up in)."""
+    return {stem(t) for t in content_terms(folded)}
+
+
+def relation_share(reading: QuestionReading, folded: str) -> float:
+    """The share of the question's relation a canonical text holds (1.0 when there is none)."""
+    credits: list[float] = []
+    stems = text_stems(folded)
+    for term in reading.relation:
+        if _CJK.search(term):
+            kept = "".join(ch for ch in term if ch != reading.head)
+            if kept:
+                credit = _longest_part(kept, folded) / len(kept)
+                credits.append(max([credit, *(float(w in folded) for w in _same(term))]))
+        else:
+            hit = present(term, folded, stems) or any(
+                present(w, folded, stems) for w in _same(term)
+            )
+            credits.append(float(hit))
+    return sum(credits) / len(credits) if credits else 1.0
+
+
+EQUIVALENT_WORDS = (
+    ("出生", "生于", "诞生", "生在"),
+    ("位于", "坐落", "地处", "位在"),
+    ("创办", "创立", "创建", "建立", "成立", "开办", "创设", "创始"),
+    ("born", "birth", "birthplace"),
+    ("founded", "founder", "established", "establish"),
+)
+"""Words a question and a document use for the same relation (出生 / 生于, born /
+birthplace): the commonest paraphrases of the relations questions ask most (birth, place,
+founding). A short list, not a thesaurus: a relation it lacks is matched by its own words."""
+
+
+def _same(term: str) -> tuple[str, ...]:
+    """The other words for a relation term (`EQUIVALENT_WORDS`), by its stem."""
+    for words in EQUIVALENT_WORDS:
+        if any(stem(term) == stem(w) for w in words):
+            return tuple(w for w in words if stem(w) != stem(term))
+    return ()
+
+
+def _longest_part(term: str, text: str) -> int:
+    """The length of the longest run of a term's characters that the text holds, in order."""
+    for size in range(len(term), 0, -1):
+        if any(term[i : i + size] in text for i in range(len(term) - size + 1)):
+            return size
+    return 0
+
+
+_DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+_TITLE_CLOSING = tuple(".!?;:。！？；：”\"'")
+
+
+def title_line(text: str) -> str:
+    """The document's opening title line ("Ilse Varga", "# 周怀远"), "" when it opens with prose."""
+    first = next((b for b in blocks(text)), "")
+    line = first.lstrip("#").strip()
+    if not line or first.count("\n") or line.endswith(_TITLE_CLOSING):
+        return ""
+    width = len(line) + len(_CJK.findall(line))
+    return line if width < 40 else ""
+
+
+@lru_cache(maxsize=8192)
+def subjects(title: str, text: str) -> tuple[str, ...]:
+    """What a chunk is about: its document's title (bare) and its opening title line."""
+    found = [_DISAMBIGUATOR.sub("", title).strip(), title_line(text)]
+    return tuple(dict.fromkeys(s for s in found if s))
+
+
+def statements(text: str) -> list[str]:
+    """The sentences of a text that state something: title lines and headings left out.
+
+    The document's own footnote marks go ("…grinding.[2] The lens…" is two sentences):
+    quoted, they would read as the answer's citations.
+    """
+    line = title_line(text)
+    out = sentences(unfootnoted(text))
+    return out[1:] if line and out and out[0].lstrip("#").strip() == line else out
+
+
+def pronoun_led(sentence: str) -> bool:
+    """Whether a sentence's subject is a pronoun ("She was born…", "In 1931 he founded…")."""
+    return _PRONOUN_LEAD.search(fold_cased(sentence)) is not None
+
+
+def described(sentence: str, head: str, subject: str = "") -> bool:
+    """Whether a sentence refers to its document's subject by the asked-for noun.
+
+    "The guild built the Saltwren." or "…launched by the guild is the Saltwren" in the Guild
+    of Tidewrights' document, for "Which guild built…?" (the subject's name holds the noun,
+    or the sentence opens with it); "该行会…" in Chinese.
+    """
+    if not head:
+        return False
+    folded = fold(sentence)
+    if _CJK.search(head):
+        return re.match(rf"^\W*[该此本]\S{{0,3}}{re.escape(head)}", folded) is not None
+    if re.match(rf"^\W*the\s+{re.escape(head)}\b", folded):
+        return True
+    named = re.search(rf"\b{re.escape(stem(head))}", fold(subject)) is not None
+    return named and re.search(rf"\bthe\s+{re.escape(head)}\b", folded) is not None
+
+
+def names_subject(question: str, title: str, text: str) -> str:
+    """The chunk's subject when the question names it (`named.names_title`), else ""."""
+    return next((s for s in subjects(title, text) if names_title(question, s)), "")
+
+
+@dataclass(frozen=True)
+class Answering:
+    """A sentence of a chunk that answers a question."""
+
+    sentence: str
+    """As the document writes it."""
+    filler: str
+    """The candidate of the asked-for kind it holds: "Brennholt", "1902"."""
+    bridge: str = ""
+    """The chunk's sentence that ties the chunk's subject to the question's entity, when the
+    answering sentence is about the subject only (a chain inside one chunk)."""
+    subject: str = ""
+    """The document's subject when the answer is the sentence's pronoun ("he founded…")."""
+
+
+def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
+    """The candidate of the asked-for kind a sentence holds that the question lacks, or "".
+
+    time: a year, a date or a month; number: a number; person / place / thing: a name the
+    question does not give (`questions.names`), or `subject` (a pronoun-led sentence's
+    subject); "which X" needs X in the sentence. A thing asked with no noun ("What was
+    built in 1788?") may be a common word the question lacks ("water mill").
+    """
+    from treerag.keyword_tree.normalize import canonical
+
+    folded = fold(sentence)
+    asked = reading.folded
+    if reading.kind == "yesno":
+        return ""
+    if reading.kind == "time":
+        dates = [m.group() for m in (*_YEAR.finditer(folded), *_MONTH.finditer(folded))]
+        return next((d for d in dates if d not in asked), "")
+    if reading.kind == "number":
+        return next((m.group() for m in _NUMBER.finditer(folded) if m.group() not in asked), "")
+    if reading.head and not _CJK.search(reading.head) and stem(reading.head) not in folded:
+        return ""
+    asked_terms = set(reading.terms)
+    candidates = names(fold_cased(sentence))
+    if subject:
+        # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
+        candidates = [subject, *candidates] if reading.kind == "person" else [*candidates, subject]
+    fresh = [
+        name
+        for name in candidates
+        if canonical(name) not in canonical(asked)
+        and (_CJK.search(name) or not set(content_terms(fold(name))) <= asked_terms)
+    ]
+    if reading.head:
+        fresh.sort(key=lambda n: reading.head not in n.lower())
+    if fresh:
+        return fresh[0]
+    if reading.kind == "thing" and not reading.head:
+        new = [t for t in content_terms(folded) if t not in asked_terms and not t.isdigit()]
+        return new[0] if new else ""
+    return ""
+
+
+def answering(question: str, title: str, text: str) -> Answering | None:
+    """The first sentence of a chunk that answers the question (rules at the top), or None.
+
+    A chunk can also hold a short chain: a sentence naming the question's entity that
+    describes the chunk's subject the way the question does ("潮聲樂團…由陳慕言創辦" for
+    "陳慕言創辦的樂團"), and another about that subject with the rest of the relation and
+    the answer ("樂團的首任指揮是許若蘭"). The pair answers when together they hold the
+    relation and the naming sentence adds some of it; the naming sentence is the bridge.
+    """
+    reading = read_question(question)
+    if reading.kind == "yesno" or reading.several:
+        return None
+    from treerag.keyword_tree.normalize import canonical
+
+    subject = names_subject(question, title, text)
+    own = next(iter(subjects(title, text)), "")
+    said = statements(text)
+    naming = [s for s in said if any(names_in(e, canonical(s)) for e in reading.entities)]
+    # "the lighthouse" after "Heyan Lighthouse", "Varga" after "Ilse Varga": the chunk names
+    # the entity, then refers to it by its last word.
+    named = [e for e in reading.entities if any(names_in(e, canonical(s)) for s in said)]
+    again = [w for e in named if (w := _last_word(e))]
+    reading = reading.relation_in([*named, *([fold(subject)] if subject else [])])
+    if reading.kind != "yesno" and reading.entities and not (named or subject):
+        return None  # the question names someone; this chunk names none of them
+    for sentence in said:
+        folded = fold(sentence)
+        share = relation_share(reading, folded)
+        about = (
+            not reading.entities
+            or bool(subject)
+            or sentence in naming
+            or any(names_in(w, canonical(sentence)) for w in again)
+        )
+        bridges = [""] if about else [b for b in naming if b != sentence]
+        by_pronoun = pronoun_led(sentence) or described(sentence, reading.head, own)
+        led = own if by_pronoun and not subject else ""
+        if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
+            led = ""  # "Its water mill…": the subject owns the answer, it is not it
+        found = filler(reading, sentence, led)
+        if not found:
+            continue
+        # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
+        # says the relation itself: "Port Veyra lies on the Salt River" answers which river
+        # flows through it.
+        needed = 0.0 if reading.head and names_kind(found, reading.head) else RELATION_SHARE
+        for bridge in bridges:
+            joint = relation_share(reading, f"{fold(bridge)} {folded}") if bridge else share
+            if joint < needed or (bridge and (joint <= share or not _asks(reading, folded))):
+                continue
+            return Answering(sentence, found, bridge, led if found == led else "")
+    return None
+
+
+def _asks(reading: QuestionReading, folded: str) -> bool:
+    """Whether a text holds the relation the question asks with (`QuestionReading.asked`).
+
+    In a chain inside one chunk the answering sentence says what is asked ("He was born in
+    Vellby" for "Where was the founder of X born?"); the bridge says the description.
+    """
+    if not reading.asked:
+        return relation_share(reading, folded) > 0
+    single = replace(reading, relation=(reading.asked,))
+    return relation_share(single, folded) >= RELATION_SHARE
+
+
+def _last_word(entity: str) -> str:
+    """The word an entity is referred to by once named: its last ("lighthouse", 灯塔)."""
+    if _CJK.search(entity):
+        from treerag.segment import jieba
+
+        words = jieba().lcut(entity)
+        return words[-1] if len(words) > 1 and len(words[-1]) >= 2 else ""
+    words = entity.split()
+    return words[-1] if len(words) > 1 and len(words[-1]) >= 4 else ""
+
+
+def names_kind(name: str, head: str) -> bool:
+    """Whether a name says it is a thing of the asked-for kind ("Salt River", 盐河)."""
+    if not name or not head:
+        return False
+    folded = fold(name)
+    if _CJK.search(head):
+        return head in folded
+    return re.search(rf"\b{re.escape(stem(head))}", folded) is not None

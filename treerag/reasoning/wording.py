@@ -1,0 +1,136 @@
+"""The system's own words in the question's language and script.
+
+Everything treerag itself writes into an answer (the offline label, "could not find", the
+note that a model failed) is said in the language of the question, and a Chinese question
+gets it in its own script: Traditional characters for a Traditional question, Simplified for
+a Simplified one. Quoted document sentences are never converted: a citation quotes what the
+document says, as it says it.
+
+A text's script is read from the characters that tell the two apart: a character that
+OpenCC's Traditional-to-Simplified tables change is Traditional (about 2,700 of them: 這, 鐵,
+於), one its Simplified-to-Traditional tables change is Simplified (这, 铁). Most characters
+are shared (中, 山, 年); a text holding only those reads as Simplified, the common case.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any, Literal
+
+Script = Literal["en", "zh-hans", "zh-hant"]
+
+_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+LABELS: dict[Script, str] = {
+    "en": "[offline extractive answer]",
+    "zh-hans": "[离线摘录回答]",
+    "zh-hant": "[離線摘錄回答]",
+}
+"""What an offline answer opens with: it quotes the documents, no model wrote it."""
+
+NOT_FOUND: dict[Script, str] = {
+    "en": "I could not find an answer to this in the ingested documents.",
+    "zh-hans": "在已导入的文档中没有找到这个问题的答案。",
+    "zh-hant": "在已匯入的文件中沒有找到這個問題的答案。",
+}
+
+MODEL_FAILED: dict[Script, str] = {
+    "en": "The answer model failed ({why}); this answer quotes the documents instead.",
+    "zh-hans": "回答模型出错（{why}），以下改为直接引用文档。",
+    "zh-hant": "回答模型出錯（{why}），以下改為直接引用文件。",
+}
+"""The one sentence a run says when its chat model could not write the answer."""
+
+
+@functools.cache
+def _table_chars(name: str) -> frozenset[str]:
+    """The characters an OpenCC dictionary always changes, read once.
+
+    A key whose first conversion is itself (出 → 出 齣) is written the same in both scripts
+    and tells nothing.
+    """
+    import opencc
+
+    chars: set[str] = set()
+    with open(Path(opencc.__file__).parent / "dictionary" / name, encoding="utf-8") as fh:
+        for line in fh:
+            key, _, values = line.rstrip("\n").partition("\t")
+            if len(key) == 1 and values.split(" ")[0] != key:
+                chars.add(key)
+    return frozenset(chars)
+
+
+def script_of_text(text: str) -> Script:
+    """The script a text is written in: "en", "zh-hans" or "zh-hant" (rules at the top).
+
+    A text is Chinese when it holds at least as many Chinese characters as Latin words.
+    """
+    cjk = _CJK.findall(text)
+    if not cjk or len(cjk) < len(_LATIN_WORD.findall(text)):
+        return "en"
+    traditional = sum(ch in _table_chars("TSCharacters.txt") for ch in cjk)
+    simplified = sum(ch in _table_chars("STCharacters.txt") for ch in cjk)
+    return "zh-hant" if traditional > simplified else "zh-hans"
+
+
+@functools.cache
+def _converter(config: str) -> Any:
+    from opencc import OpenCC
+
+    return OpenCC(config)
+
+
+def in_script(text: str, script: Script) -> str:
+    """Write Chinese text in the given script (a no-op for English and Latin text)."""
+    if script == "en" or not _CJK.search(text):
+        return text
+    return str(_converter("s2t" if script == "zh-hant" else "t2s").convert(text))
+
+
+def label(question: str) -> str:
+    """The offline answer's label in the question's language and script."""
+    return LABELS[script_of_text(question)]
+
+
+def not_found(question: str) -> str:
+    """Say "I could not find an answer…" in the question's language and script."""
+    return NOT_FOUND[script_of_text(question)]
+
+
+def model_failed(question: str, why: str) -> str:
+    """The sentence that says the chat model failed and the documents stand in for it."""
+    return MODEL_FAILED[script_of_text(question)].format(why=why)
+
+
+def framed(name: str, quote: str, question: str) -> str:
+    """A quote introduced by the name its pronoun stands for: `Pavel Orsk: “In 1931 he…”`.
+
+    The quote stays as the document writes it; the name before it is the system's.
+    """
+    if script_of_text(question) == "en":
+        return f"{name}: “{quote}”"
+    return f"{in_script(name, script_of_text(question))}：「{quote}」"
+
+
+_FRAMED = re.compile(r"[“「](.+)[”」]\s*$", re.S)
+
+
+def quoted(text: str) -> str:
+    """The document's words in a possibly framed quote (`framed`), else the text itself."""
+    match = _FRAMED.search(text)
+    return match.group(1) if match else text
+
+
+def strip_label(text: str) -> str:
+    """The answer without the offline label, in whichever language it was written."""
+    for text_label in LABELS.values():
+        text = text.replace(text_label, " ")
+    return text
+
+
+def is_offline_answer(text: str) -> bool:
+    """Whether an answer carries the offline label (in any of its languages)."""
+    return any(text_label in text for text_label in LABELS.values())
