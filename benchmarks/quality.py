@@ -65,6 +65,7 @@ from treerag.eval.runner import (  # noqa: E402
     warm_up,
 )
 from treerag.reasoning.text import squash, unfootnoted  # noqa: E402
+from treerag.reasoning.wording import quoted  # noqa: E402
 
 DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 SETS = {
@@ -155,7 +156,11 @@ def citation_hits(answer: str, cited: dict[int, str], store: Store) -> tuple[int
     ids = sorted({cited[n] for _, n in pairs if n in cited})
     # Answers quote sentences without the documents' own footnote marks (text.unfootnoted).
     texts = {row["id"]: squash(unfootnoted(row.get("text", ""))) for row in store.get_rows(ids)}
-    found = sum(1 for sent, n in pairs if n in cited and squash(sent) in texts.get(cited[n], ""))
+    # A quote framed by the name its pronoun stands for (`wording.framed`) is checked on the
+    # document's words inside the quotation marks.
+    found = sum(
+        1 for sent, n in pairs if n in cited and squash(quoted(sent)) in texts.get(cited[n], "")
+    )
     return found, len(pairs)
 
 

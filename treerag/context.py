@@ -137,7 +137,7 @@ class Context:
         "Structured retrieval joining every run's candidates: keyword (chunks linked under the keywords the question names), graph (personalized PageRank over the passage-entity graph, and the passages on an entity graph's scored paths where one exists), both, or none (hybrid search alone).",
     )
     structure_k: int = _setting(
-        3,
+        2,
         "Candidates the keyword tree and the graph add to a run beyond top_k (judged like the rest; 0 = none).",
     )
     stores_dir: str = _setting(
@@ -165,6 +165,10 @@ class Context:
     )
     max_depth: int = _setting(2, "Maximum recursion depth of sub-RAG runs (0 = no recursion).")
     max_subqueries: int = _setting(3, "Maximum sub-runs started per level.")
+    subrun_top_k: int = _setting(
+        3,
+        "Chunks a sub-run retrieves for its follow-up (a one-hop question naming the bridge entity; the root takes top_k).",
+    )
     max_llm_calls: int = _setting(
         60, "Maximum LLM-role calls for one question (judges, follow-ups, answers)."
     )

@@ -120,6 +120,8 @@ class TreeFold:
                         chunk["child"] = node
         elif kind == "chunks_retrieved" and tid in self.nodes:
             self.nodes[tid]["chunks"] = [_chunk(c) for c in event["chunks"]]
+        elif kind == "chunks_added" and tid in self.nodes:
+            self.nodes[tid]["chunks"] += [_chunk(c) for c in event["chunks"]]
         elif kind in ("chunk_judged", "subrun_started", "followup_not_asked") and tid in self.nodes:
             fields = {k: v for k, v in event.items() if k in CHUNK_KEYS and v not in ("", None)}
             for chunk in self.nodes[tid]["chunks"]:

@@ -108,10 +108,12 @@ async def test_the_budget_is_shared_fairly_among_sub_runs(make_ctx):
     ctx = make_ctx(model, max_depth=2, max_subqueries=3, top_k=3, max_llm_calls=24)
     result = await ask("Where was Orla Venn born?", ctx)
     children = [c["child"] for c in result["tree"]["chunks"] if c.get("child")]
-    # 24 calls: the root spends 4, so three sub-runs of 6 each (no grandchildren) rather
-    # than the first branch spending everything on its own descendants.
+    # 24 calls: the root spends 4 (three judges and its answer), each sub-run its judges
+    # (it answers by quoting): the three branches get the same share rather than the first
+    # spending everything on its own descendants.
     assert len(children) == 3
-    assert not any(c.get("child") for run in children for c in run["chunks"])
+    shapes = {sum(bool(c.get("child")) for c in run["chunks"]) for run in children}
+    assert len(shapes) == 1
     assert result["llm_calls"] <= 24
 
 
@@ -125,7 +127,8 @@ async def test_children_are_checkpointed_under_their_own_thread_ids(make_ctx):
         assert chunk["child_thread_id"] == f"root-x/{chunk['rank']}"
         child = await tree(chunk["child_thread_id"], ctx)
         assert child["question"] == chunk["followup"]
-        assert child["depth"] == 1 and child["answer"] == "Child answer [1]."
+        # A sub-run answers by quoting (no model call): its parent's answer is the model's.
+        assert child["depth"] == 1 and child["answer"].startswith("[offline extractive answer]")
 
 
 async def test_rebuilt_tree_equals_streamed_tree(make_ctx):
@@ -237,25 +240,31 @@ async def test_a_judge_prompt_override_is_not_served_an_old_verdict(make_ctx):
 
 
 async def test_answer_prompt_holds_evidence_and_sub_answers(make_ctx):
+    from treerag.reasoning.reading import statements
+
     def script(question, title, text):
         if question.startswith("Which passage"):
-            return verdict(2)
+            # A sufficient verdict quotes the sentence it rests on.
+            return json.dumps({"score": 2, "reason": "s", "quote": statements(text)[0]})
         return verdict(1, followup=f"Which passage is numbered {hash(text) % 10_000}?")
 
     model = ScriptedChatModel(judge_script=script, answer_text="Answer [1].")
     tokens: list[str] = []
     result = await ask(
         "Where was Orla Venn born?",
-        make_ctx(model, max_depth=1, max_subqueries=1, top_k=2),
+        make_ctx(model, max_depth=1, max_subqueries=1, top_k=2, subrun_top_k=2),
         on_token=lambda t, m: tokens.append(t),
     )
     assert "".join(tokens) == "Answer [1]." == result["answer"]  # root tokens only, streamed
     root_prompt = model.prompts[-1]
-    assert (
-        "Where was Orla Venn born?" in root_prompt
-        # Fenced (it is written from documents), without the sub-run's own [1].
-        and "Follow-up answer:\n<<<\nAnswer.\n>>>" in root_prompt
-    )
+    # The sub-run answered by quoting its judge's sentence, without a call of its own; the
+    # root's prompt carries that quote, fenced (it is document text), cited with the
+    # number the root's evidence gives the sub-run's chunk.
+    follow = re.search(r"Follow-up: (.+)\nFollow-up answer:\n<<<\n(.+) \[(\d+)\]\n>>>", root_prompt)
+    assert "Where was Orla Venn born?" in root_prompt and follow, root_prompt
+    assert follow.group(1).startswith("Which passage is numbered")
+    assert re.search(rf"\[{follow.group(3)}\] .*\n<<<\n", root_prompt)
+    assert len(model.prompts) == 2 + 2 + 1  # root judges, the sub-run's judges, one answer
     assert result["citations"][0]["n"] == 1 and result["citations"][0]["chunk_id"]
 
 

@@ -97,6 +97,29 @@ async def test_plain_ingest_builds_what_full_cites_and_naive_misses(bridge, tmp_
     assert not first.get("child")
 
 
+async def test_the_structured_finds_wait_until_no_hybrid_hit_answers(bridge, tmp_path):
+    ctx, root, question = bridge
+    run_ctx = Context(data_dir=ctx.data_dir, checkpointer_uri=str(tmp_path / "cp.sqlite"))
+    events: list[dict] = []
+    one_hop = (
+        "Where was Aldous Brennick born?" if "Brennick" in question else "布伦尼克出生在哪里？"
+    )
+    result = await ask(one_hop, run_ctx, on_event=events.append)
+    # a.md answers: the graph's finds are dropped unjudged, the root costs its judges and
+    # its answer, and the tree holds the hybrid hits alone.
+    judged = [e for e in events if e["event"] == "chunk_judged"]
+    assert not [e for e in events if e["event"] == "chunks_added"]
+    assert result["llm_calls"] == len(judged) + 1 == run_ctx.top_k + 1
+    assert not _graph_branches(result["tree"])
+    # The two-hop question has no answer among the hits: the finds join and are judged.
+    events.clear()
+    await ask(question, run_ctx, on_event=events.append)
+    added = [e for e in events if e["event"] == "chunks_added"]
+    assert added and all(c.get("found_by") for e in added for c in e["chunks"])
+    ids = {c["chunk_id"] for e in added for c in e["chunks"]}
+    assert ids <= {e["chunk_id"] for e in events if e["event"] == "chunk_judged"}
+
+
 async def test_without_structure_the_tree_does_not_see_the_bridge_at_the_root(bridge, tmp_path):
     ctx, root, question = bridge
     run_ctx = Context(

@@ -171,6 +171,7 @@ async def run_naive(question: str, ctx: Context) -> Outcome:
     """Retrieve top-k and answer over all of it: no judge, evidence in retrieval order."""
     from treerag.models import get_embeddings
     from treerag.reasoning import EvidenceItem, get_reasoner
+    from treerag.reasoning.compose import chain as compose_chain
     from treerag.retrievers.chunk_store import ChunkStore
     from treerag.retrievers.hybrid import from_context
 
@@ -188,7 +189,9 @@ async def run_naive(question: str, ctx: Context) -> Outcome:
         for n, (doc, _) in enumerate(hits, 1)
     ]
     reasoner = get_reasoner(ctx)
-    answer = await reasoner.answer(question, evidence, "")
+    # Composed as the tree composes its answers: the sentence that answers first, where one
+    # of the hits holds it (`reasoning.compose`).
+    answer = await reasoner.answer(question, evidence, "", compose_chain(question, evidence))
     return Outcome(
         answer=answer,
         evidence=[

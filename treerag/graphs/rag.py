@@ -1,4 +1,9 @@
-"""The recursive LLM-as-judge rag graph: retrieve → judge (Send) → sub-RAG (Send) → answer."""
+"""The recursive LLM-as-judge rag graph: retrieve → judge (Send) → sub-RAG (Send) → answer.
+
+retrieve_chunks → judge_chunk (one task per hybrid hit) → release_reserve → [judge_chunk
+for the structured finds, when no hit answers → release_reserve] → plan_followups →
+run_sub_rag (one task per follow-up) → keyword_descent ∥ graph_expand → answer_question.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,7 @@ from treerag.nodes.answer import answer_question
 from treerag.nodes.graph_expand import expand_graph
 from treerag.nodes.judge import judge_chunk, route_to_judges
 from treerag.nodes.keyword_descent import descend_keywords
+from treerag.nodes.reserve import release_reserve, route_after_release
 from treerag.nodes.retrieve import retrieve_chunks
 from treerag.nodes.subrun import make_run_sub_rag, plan_followups, route_followups
 from treerag.state import RagInput, RagOutput, RagState
@@ -39,6 +45,7 @@ builder = StateGraph(
 )
 builder.add_node("retrieve_chunks", retrieve_chunks)  # type: ignore[call-overload]
 builder.add_node("judge_chunk", judge_chunk)  # type: ignore[call-overload]
+builder.add_node("release_reserve", release_reserve)
 builder.add_node("plan_followups", plan_followups)
 builder.add_node("run_sub_rag", make_run_sub_rag(_plain_graph))
 builder.add_node("keyword_descent", descend_keywords)
@@ -48,7 +55,10 @@ builder.add_edge(START, "retrieve_chunks")
 builder.add_conditional_edges(
     "retrieve_chunks", route_to_judges, ["judge_chunk", "answer_question"]
 )
-builder.add_edge("judge_chunk", "plan_followups")
+builder.add_edge("judge_chunk", "release_reserve")
+builder.add_conditional_edges(
+    "release_reserve", route_after_release, ["judge_chunk", "plan_followups"]
+)
 builder.add_conditional_edges(
     "plan_followups", route_after_planning, ["run_sub_rag", *CONTEXT_NODES]
 )

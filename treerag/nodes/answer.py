@@ -8,12 +8,13 @@ from langgraph.runtime import Runtime
 
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit
-from treerag.reasoning import EvidenceItem, get_reasoner
+from treerag.reasoning import EvidenceItem, get_reasoner, offline_reasoner
 from treerag.reasoning.base import Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.ledger import release
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored
+from treerag.reasoning.reading import answering
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
 
@@ -83,6 +84,7 @@ def _own_item(chunk: ChunkRecord, depth: int) -> dict[str, Any]:
         "depth": depth,
         "rank": chunk.get("rank", 0),
         "text": chunk.get("text", ""),
+        "quote": chunk.get("quote", ""),
     }
 
 
@@ -93,7 +95,8 @@ def build_evidence(
 
     What a sub-run found gets a number of its own, right after the chunk whose follow-up
     found it (at most `SUPPORT_PER_CHUNK` per chunk, useful ones only, each chunk once), so
-    that every [n] of the answer names the chunk its sentence comes from.
+    that every [n] of the answer names the chunk its sentence comes from; so does a chunk of
+    this run that answers a follow-up no sub-run asked (`held_answer`).
     """
     useful = sorted(
         (c for c in chunks if c.get("score", 0) > 0),
@@ -121,6 +124,7 @@ def build_evidence(
                 followup=followup,
                 sub_answer=sub_answer,
                 depth=item_depth,
+                quote=item.get("quote", ""),
             )
         )
         return True
@@ -152,6 +156,9 @@ def build_evidence(
         for item in found:
             if not add(item, item.get("depth", depth + 1), chunk.get("followup", "")):
                 break
+        held = None if found else held_answer(chunk, chunks, numbered)
+        if held is not None:
+            add({**held, "score": 1}, depth, chunk.get("followup", ""))
         number = {e.chunk_id: e.n for e in out}
         owner.chain = [
             Quote(number[q["chunk_id"]], q["text"], q.get("said", ""))
@@ -159,6 +166,29 @@ def build_evidence(
             if q["chunk_id"] in number
         ]
     return out
+
+
+def held_answer(
+    chunk: ChunkRecord, chunks: list[ChunkRecord], numbered: set[str]
+) -> ChunkRecord | None:
+    """A chunk of this run that answers a partial chunk's follow-up no sub-run asked.
+
+    Judged irrelevant to the question, it answers the follow-up (`reading.answering`): the
+    run held the chain's next link.
+    """
+    followup = chunk.get("followup", "")
+    if chunk.get("score") != 1 or not followup or chunk.get("sub_chain"):
+        return None
+    return next(
+        (
+            c
+            for c in chunks
+            if not c.get("score")
+            and c["chunk_id"] not in numbered
+            and answering(followup, c.get("title", ""), c.get("text", "")) is not None
+        ),
+        None,
+    )
 
 
 async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
@@ -173,19 +203,22 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     }
     emit("answer_started", **tree)
     reasoner = get_reasoner(ctx)
+    # A sub-run answers by quoting along its chain, without a model call: its parent's
+    # answer reads that chain and the sub-run's finds (`reasoning.compose`).
+    writer = offline_reasoner(ctx) if tree["depth"] else reasoner
     evidence = build_evidence(chunks, ctx.answer_token_budget, state.get("depth", 0))
     # Graph context comes as tables, meant for an LLM; the extractive offline answer uses
     # only the keyword tree's linked texts, which are prose.
     extra = "\n".join(
         n.get("text", "")
         for n in state.get("context_notes", [])
-        if not reasoner.offline or n.get("kind") == "keyword"
+        if not writer.offline or n.get("kind") == "keyword"
     )
     quotes = compose_chain(state["question"], evidence)
     if state.get("error"):
         text = f"{state['error']}"
     else:
-        text = await reasoner.answer(state["question"], evidence, extra, quotes)
+        text = await writer.answer(state["question"], evidence, extra, quotes)
     # Marks numbered 1, 2, … in order of first use, as the answer streamed (reasoning.marks).
     text, order = renumber(text, [e.n for e in evidence])
     by_n = {e.n: e for e in evidence}
@@ -193,7 +226,8 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         {"n": n, "chunk_id": e.chunk_id, "source": e.source, "title": e.title, "depth": e.depth}
         for n, e in enumerate((by_n[old] for old in order), 1)
     ]
-    calls = state.get("llm_calls", 0) + (0 if state.get("error") else 1)
+    answered = 0 if state.get("error") or tree["depth"] else 1  # the answer's own call
+    calls = state.get("llm_calls", 0) + answered
     tree_calls = calls + sum(c.get("sub_llm_calls", 0) for c in chunks)
     emit("answer_finished", **tree, answer=text, citations=citations)
     if state.get("depth", 0) == 0:
@@ -204,7 +238,7 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         "chain": [{"chunk_id": by_n[q.n].chunk_id, "text": q.text, "said": q.said} for q in quotes],
         "citations": citations,
         "evidence": rank_evidence(chunks, tree["depth"], state["question"]),
-        "llm_calls": 0 if state.get("error") else 1,
+        "llm_calls": answered,
         "tree_llm_calls": tree_calls,
         "reasoner": reasoner.name,
     }

@@ -14,13 +14,11 @@ from treerag.reasoning import Judgement, get_reasoner
 from treerag.reasoning.judge_cache import JudgeCache, judge_cache
 from treerag.reasoning.ledger import ledger_for
 from treerag.reasoning.named import linked_from
-from treerag.state import JudgeTask, RagState
+from treerag.state import ChunkRecord, JudgeTask, RagState
 
 
-def route_to_judges(state: RagState) -> list[Send] | Literal["answer_question"]:
-    """Send every retrieved chunk to its own judge task, all in one parallel step."""
-    if not state.get("chunks"):
-        return "answer_question"
+def judge_tasks(state: RagState, chunks: list[ChunkRecord]) -> list[Send]:
+    """One judge task per chunk, sent together: they run in one parallel step."""
     return [
         Send(
             "judge_chunk",
@@ -32,8 +30,15 @@ def route_to_judges(state: RagState) -> list[Send] | Literal["answer_question"]:
                 depth=state.get("depth", 0),
             ),
         )
-        for chunk in state["chunks"]
+        for chunk in chunks
     ]
+
+
+def route_to_judges(state: RagState) -> list[Send] | Literal["answer_question"]:
+    """Send every retrieved chunk but the held-back finds (`nodes.reserve`) to a judge."""
+    if not state.get("chunks"):
+        return "answer_question"
+    return judge_tasks(state, [c for c in state["chunks"] if not c.get("reserve")])
 
 
 async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:

@@ -81,6 +81,7 @@ async def retrieve_chunks(
                 if k in c
             }
             for c in chunks
+            if not c.get("reserve")  # announced when released (`nodes.reserve`)
         ],
     )
     return {

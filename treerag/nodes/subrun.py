@@ -16,7 +16,9 @@ from treerag.nodes.relay import run_relayed
 from treerag.nodes.retrieve import allocate
 from treerag.reasoning import get_reasoner
 from treerag.reasoning.ledger import ledger_for
+from treerag.reasoning.named import names_title
 from treerag.reasoning.questions import is_new
+from treerag.reasoning.reading import names_entity, subjects
 from treerag.retrievers.sources import in_script_of, subrun_size
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
@@ -31,14 +33,16 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
 
     No recursion when any chunk scored 2 (seed 02's rule), at `max_depth`, or when the useful
     chunks hold the chain that answers the question (`Reasoner.in_hand`). Otherwise at most
-    `max_subqueries` follow-ups, best retrieval rank first, never one asked on the way here
-    or by a sibling (nor a near-duplicate of one), and only as many as the run's share of the
-    budget pays for (a sub-run costs a judge per candidate); what is left of the share is
-    split evenly among them, so the first branches cannot spend the budget of the later
-    ones. The sub-runs' chunks are fetched here, in rank order (`retrieve.allocate`), so no
-    two of them, nor they and the tree above them, hold the same chunk; a follow-up that
-    finds nothing new is not asked. A partial chunk whose follow-up is not asked records why
-    (`not_asked`, shown in the tree).
+    `max_subqueries` follow-ups, best retrieval rank first: those of chunks about what the
+    question names only, when there are such (`reading.names_entity`); never one asked on
+    the way here or by a sibling (nor a near-duplicate of one), nor one about a document the
+    run holds (`held_bridge`); only as many as the run's
+    share of the budget pays for (a sub-run costs a judge per candidate and answers by
+    quoting, without a call). What is left of the share is split evenly among them, so the
+    first branches cannot spend the budget of the later ones. The sub-runs' chunks are
+    fetched here, in rank order (`retrieve.allocate`), so no two of them, nor they and the
+    tree above them, hold the same chunk; a follow-up that finds nothing new is not asked. A
+    partial chunk whose follow-up is not asked records why (`not_asked`, shown in the tree).
     """
     ctx = context_of(runtime)
     chunks = state.get("chunks", [])
@@ -50,15 +54,24 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     if chain := get_reasoner(ctx).in_hand(state["question"], chunks):
         return _not_asked(state, {}, f"the chunks hold the question's chain: {chain}")
     share = state.get("call_share") or ctx.max_llm_calls
-    available = share - state.get("llm_calls", 0) - 1
-    affordable = min(ctx.max_subqueries, available // (subrun_size(ctx) + 1))
+    # The root's own answer is a call; a sub-run's answer quotes (`nodes.answer`): none.
+    available = share - state.get("llm_calls", 0) - (0 if depth else 1)
+    affordable = min(ctx.max_subqueries, available // subrun_size(ctx))
     asked = [*state.get("asked", []), state["question"]]
     chosen: list[ChunkRecord] = []
     why: dict[str, str] = {}
-    for chunk in sorted(
+    partial = sorted(
         (c for c in chunks if c.get("score") == 1 and c.get("followup")), key=lambda c: c["rank"]
-    ):
-        if not is_new(chunk["followup"], asked):
+    )
+    # The first hop is the document the question names: when such chunks ask follow-ups,
+    # a chunk that only shares words with the question is not followed.
+    first_hops = {c["chunk_id"] for c in partial if names_entity(state["question"], c)}
+    for chunk in partial:
+        if first_hops and chunk["chunk_id"] not in first_hops:
+            why[chunk["chunk_id"]] = "a chunk about what the question names asks the next step"
+        elif held := held_bridge(state["question"], chunk, chunks):
+            why[chunk["chunk_id"]] = f"the run holds its bridge already: {held}"
+        elif not is_new(chunk["followup"], asked):
             why[chunk["chunk_id"]] = "duplicate of an earlier question"
         elif len(chosen) >= affordable:
             why[chunk["chunk_id"]] = (
@@ -90,11 +103,11 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
             followup=question,
         )
         for chunk, found, question in zip(chosen, fetched, questions, strict=True)
-        # A sub-run needs its answer call reserved before it may start.
-        if found and ledger.spend(1)
+        # A sub-run starts while the tree has calls left to judge with.
+        if found and ledger.left > 0
     ]
     for record in planned:
-        record["call_share"] = max(subrun_size(ctx) + 1, available // len(planned))
+        record["call_share"] = max(subrun_size(ctx), available // len(planned))
     started = {record["chunk_id"] for record in planned}
     for chunk, found in zip(chosen, fetched, strict=True):
         if chunk["chunk_id"] not in started:
@@ -107,6 +120,24 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     if not planned:
         return skipped
     return {"chunks": [*planned, *skipped.get("chunks", [])], "asked": asked}
+
+
+def held_bridge(question: str, chunk: ChunkRecord, chunks: list[ChunkRecord]) -> str:
+    """The title of a useful chunk of this run that the chunk's follow-up asks about, or "".
+
+    A follow-up goes after the bridge entity its chunk names; when this run already holds,
+    judged useful, the document about that entity (its subject named by the follow-up and
+    not by the question: `reading.subjects`), the sub-run would look for what the run has.
+    The answer then reads the follow-up's answer in the run's own chunks (`build_evidence`).
+    """
+    followup = chunk.get("followup", "")
+    for other in chunks:
+        if other is chunk or other.get("score", 0) <= 0:
+            continue
+        for subject in subjects(other.get("title", ""), other.get("text", "")):
+            if names_title(followup, subject) and not names_title(question, subject):
+                return subject
+    return ""
 
 
 def _not_asked(state: RagState, why: dict[str, str], reason: str = "") -> dict:

@@ -15,16 +15,17 @@ def get_reasoner(ctx: Context) -> Reasoner:
     if ctx.chat_model.partition(":")[0] == "local":
         from treerag.reasoning.local import LocalReasoner
 
-        return LocalReasoner(ctx, _offline_reasoner(ctx))
+        return LocalReasoner(ctx, offline_reasoner(ctx))
     model = get_chat_model(ctx)
     if model is None:
-        return _offline_reasoner(ctx)
+        return offline_reasoner(ctx)
     from treerag.reasoning.llm import LLMReasoner
 
     return LLMReasoner(model, ctx.llm_timeout_s, ctx.llm_retries, ctx.prompt_overrides)
 
 
-def _offline_reasoner(ctx: Context) -> Reasoner:
+def offline_reasoner(ctx: Context) -> Reasoner:
+    """The offline reasoner of the run's settings (one per embedder, shared)."""
     from treerag.models import similarity_embeddings
     from treerag.reasoning.offline import OfflineReasoner
 
@@ -35,4 +36,11 @@ def _offline_reasoner(ctx: Context) -> Reasoner:
     return _offline[id(embeddings)]
 
 
-__all__ = ["EvidenceItem", "JudgeVerdict", "Judgement", "Reasoner", "get_reasoner"]
+__all__ = [
+    "EvidenceItem",
+    "JudgeVerdict",
+    "Judgement",
+    "Reasoner",
+    "get_reasoner",
+    "offline_reasoner",
+]

@@ -94,6 +94,8 @@ class EvidenceItem:
     """Texts of the sub-run's best evidence, which complete a partial chunk."""
     depth: int = 0
     """Depth of the run that judged the chunk (0: this run; sub-run finds have their own n)."""
+    quote: str = ""
+    """The sentence the judge's verdict rests on (an LLM judge's own pick for a 2)."""
     chain: list[Quote] = field(default_factory=list)
     """The sentences the sub-run's answer quoted along its own chain, cited with this run's
     numbers (`treerag.reasoning.compose`); empty when the sub-run found no chain."""

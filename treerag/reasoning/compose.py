@@ -5,14 +5,17 @@ The chain is read from the judged evidence with the judge's own reading rules
 
 1. **One chunk answers.** A sentence of this run's own evidence that answers the question
    (`reading.answering`), followed by the sentence of the same chunk that ties the chunk's
-   subject to the question's entity when the answer needs one.
+   subject to the question's entity when the answer needs one; else the sentence a model
+   judge quoted for a chunk it judged sufficient.
 2. **A follow-up was answered.** For a partial chunk (its follow-up asked about the bridge
    entity it names), the follow-up's answer: the sub-run's own chain (its answer sentences,
    carried up as they are and cited with this run's numbers: `EvidenceItem.chain`), or a
    sentence of another chunk this run holds that answers the follow-up. Then the partial
    chunk's bridge sentence, the one that names the follow-up's entity: "The river Amsel flows
    through the village. [1] She was born in 1902 in the village of Brennholt. [2]".
-3. Otherwise there is no chain: the answer quotes what is most like the question (see
+3. **A comparison's sides.** When the question names two documents or more and the run
+   holds them, each one's sentence that holds most of the question's relation (`sides`).
+4. Otherwise there is no chain: the answer quotes what is most like the question (see
    `treerag.reasoning.offline`), and a parent run does not quote it as an answer.
 
 The sentences are quoted as the documents write them (citations stay faithful); title lines
@@ -25,6 +28,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.questions import compares
 from treerag.reasoning.reading import (
     answering,
     fold,
@@ -33,6 +37,7 @@ from treerag.reasoning.reading import (
     relation_share,
     statements,
 )
+from treerag.reasoning.text import squash
 
 
 def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
@@ -54,13 +59,37 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
             bridge = [Quote(item.n, found.bridge)] if found.bridge else []
             return [Quote(item.n, found.sentence, found.subject), *bridge]
     for item in own:
+        # A model judge's own pick: the sentence its "sufficient" rests on, quoted as written.
+        if item.score == 2 and item.quote and squash(item.quote) in squash(item.text):
+            return [Quote(item.n, item.quote)]
+    for item in own:
         if item.score != 1 or not item.followup:
             continue
         answer = list(item.chain) or _held_answer(item, useful)
         if answer:
             tie = bridge_sentence(question, item)
             return _unique([*answer, *([Quote(item.n, tie)] if tie else [])])
-    return []
+    return sides(question, own)
+
+
+def sides(question: str, own: Sequence[EvidenceItem]) -> list[Quote]:
+    """A comparison's sides, [] unless the evidence holds two or more.
+
+    For each document the question names, its sentence that holds most of the question's
+    relation ("Are X and Y both film directors?": what X is, what Y is).
+    """
+    if not compares(question):
+        return []
+    reading = read_question(question)
+    best: dict[str, Quote] = {}
+    for item in own:
+        side = names_subject(question, item.title, item.text)
+        said = statements(item.text)
+        if not side or side in best or not said:
+            continue
+        sentence = max(said, key=lambda s: relation_share(reading, fold(s)))
+        best[side] = Quote(item.n, sentence)
+    return list(best.values()) if len(best) >= 2 else []
 
 
 def _held_answer(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Quote]:
@@ -141,3 +170,19 @@ def held_chain(question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
     ]
     quotes = chain(question, items)
     return " → ".join(reversed([items[n - 1].title for n in dict.fromkeys(q.n for q in quotes)]))
+
+
+def held_sides(question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
+    """The documents a comparison names, when the run holds two or more of them useful; else "".
+
+    "Are X and Y both film directors?" with X's and Y's documents in hand: each side is a
+    one-hop lookup, which a sub-run would only repeat. Given as "X + Y".
+    """
+    if not compares(question):
+        return ""
+    named: list[str] = []
+    for c in chunks:
+        side = names_subject(question, c.get("title", ""), c.get("text", ""))
+        if c.get("score", 0) > 0 and side and side not in named:
+            named.append(side)
+    return " + ".join(named) if len(named) >= 2 else ""

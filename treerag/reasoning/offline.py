@@ -40,7 +40,7 @@ import numpy as np
 
 from treerag.reasoning.base import EvidenceItem, Judgement, Quote
 from treerag.reasoning.compose import chain as compose_chain
-from treerag.reasoning.compose import held_chain
+from treerag.reasoning.compose import held_chain, held_sides
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import (
@@ -330,9 +330,10 @@ class OfflineReasoner:
         """The chain the judged chunks hold that answers the question (`compose.held_chain`).
 
         The offline judge scores a chunk alone; a chain across two chunks of the run (a
-        bridge and the document about it) is only seen here, so the level stops with it.
+        bridge and the document about it), or a comparison's sides (`compose.held_sides`), is
+        only seen here, so the level stops with it.
         """
-        return held_chain(question, chunks)
+        return held_chain(question, chunks) or held_sides(question, chunks)
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Make a follow-up message standalone (see `_condense`), off the event loop."""

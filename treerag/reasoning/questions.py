@@ -271,6 +271,24 @@ def bridge(question: str, best: list[str], covered: set[str] | None = None) -> t
     return (choice[3], choice[4]) if choice else ("", "")
 
 
+_COMPARES = re.compile(
+    r"\b(?:or|both|same|either|neither|older|younger|earlier|later|first|more|less|larger|"
+    r"smaller|longer|shorter|higher)\b|还是|都是|是否都|都|相同|同一|哪个更|谁更|更早|更晚|更大|更长",
+    re.IGNORECASE,
+)
+
+
+def compares(question: str) -> bool:
+    """Whether a question compares what it names ("Are X and Y both…?", "X还是Y更早？").
+
+    A yes/no question about two names compares them; so does one with a comparing word.
+    """
+    from treerag.keyword_tree.normalize import to_simplified
+
+    low = to_simplified(unicodedata.normalize("NFKC", question))
+    return slot(question) == "yesno" or _COMPARES.search(low) is not None
+
+
 def asks_several(question: str) -> bool:
     """Whether a question asks two things or more, each in a clause of its own.
 

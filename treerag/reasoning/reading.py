@@ -21,8 +21,10 @@
   text holds as one run of characters (segmentation-free: 出生 in 出生于; half of 动工 in
   动身; only half of 出生 from 出身 and 学生 apart).
 - **A sentence answers** the question when it is about an entity the question names (any
-  sentence, when the question names none), holds at least `RELATION_SHARE` of the relation,
-  and holds a candidate of the asked-for kind that the question lacks (`filler`). A name
+  sentence, when the question names none), holds at least `RELATION_SHARE` of the relation
+  and the relation term the question asks with ("directed" in "Who directed the film in
+  which X made his debut?": `QuestionReading.asked`), and holds a candidate of the
+  asked-for kind that the question lacks (`filler`). A name
   that says its kind ("the Salt River" for "which river") carries the relation itself. A yes/no
   question is never answered by one sentence: it compares; nor is a question that asks two
   things ("Who ground the lens, and where was he born?"): its clauses are answered in turn.
@@ -32,9 +34,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from typing import Any
 
 from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import asks_several, names, slot
@@ -147,7 +150,7 @@ def read_question(question: str) -> QuestionReading:
     )
     terms = tuple(content_terms(folded))
     named_terms = {t for n in found for t in content_terms(n)}
-    head = _head(folded)
+    head = _head(folded, cased)
     candidates = tuple(
         t
         for t in terms
@@ -169,30 +172,58 @@ def read_question(question: str) -> QuestionReading:
     )
 
 
+_AUXILIARY = re.compile(
+    r"\s*(?:[a-z\-]+\s+){0,2}(?:is|are|was|were|did|does|do|has|have|had|will|can)\b"
+)
+"""An auxiliary right after the question word (and its noun): "Where was…", "What year did…"."""
+
+
 def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
-    """The last relation term of the clause that holds the question word ("" when none)."""
+    """The relation term the question asks with, in the clause holding its question word.
+
+    English puts the question word first: with no auxiliary after it the verb follows it
+    ("Who directed the film…", "Which river flows…"): the first relation term; with one
+    ("Where was the founder of X born?", "When was the lighthouse built in the town where…")
+    the verb is the first participle after the subject, else the clause's last term.
+    Chinese asks in place: the clause's last relation term (出生 in "…的老师，出生在哪里？").
+    "" when the clause holds none.
+    """
     from treerag.reasoning.questions import _CLAUSE, _SLOTS, _THING
 
     start = 0
     for clause in _CLAUSE.split(folded):
         end = start + len(clause)
-        if _THING.search(clause) or any(pattern.search(clause) for _, pattern in _SLOTS):
-            at = {t: folded.rfind(t, start, end) for t in relation}
-            inside = [t for t, i in at.items() if i >= 0]
-            return max(inside, key=lambda t: at[t]) if inside else ""
+        wh = [m for m in (_THING.search(clause), *(p.search(clause) for _, p in _SLOTS)) if m]
+        if wh:
+            at = {t: folded.find(t, start, end) for t in relation}
+            inside = sorted((i, t) for t, i in at.items() if i >= 0)
+            if not inside:
+                return ""
+            if _CJK.search(clause):
+                return inside[-1][1]
+            wh_at = start + min(m.start() for m in wh)
+            after = clause[min(m.end() for m in wh) :]
+            later = [t for i, t in inside if i > wh_at]
+            if not later:  # "…created by who?": asked in place, at the end
+                return inside[-1][1]
+            if not _AUXILIARY.match(after):
+                return later[0]
+            participle = [t for t in later if re.search(r"(?:ed|en|wn|rn|lt|ld|ght)$", t)]
+            return participle[0] if participle else later[-1]
         start = folded.find(clause, start) + len(clause)
     return ""
 
 
-def _head(folded: str) -> str:
+def _head(folded: str, cased: str) -> str:
     """The noun that says what kind of thing is asked for: "river" in "which river…".
 
     In Chinese, 河 in "哪条河…": the character after 哪 and its measure word, read without
     segmentation.
     """
-    latin = re.search(r"\b(?:which|what)\s+([a-z][a-z\-]+)", folded)
-    if latin and latin.group(1) not in EN_STOP:
-        return latin.group(1)
+    # "what Australian city": the first word in lower case (the noun, past its modifiers).
+    latin = re.search(r"\b(?i:which|what)(\s+[A-Z][\w\-']*)?\s+([a-z][a-z\-]+)", cased)
+    if latin and latin.group(2) not in EN_STOP:
+        return latin.group(2)
     zh = re.search(r"哪(?:一)?[个条座家所位部支种国只本首项次]?([\u4e00-\u9fff])", folded)
     return zh.group(1) if zh and zh.group(1) not in "里儿年天些" else ""
 
@@ -310,6 +341,17 @@ def described(sentence: str, head: str, subject: str = "") -> bool:
     return named and re.search(rf"\bthe\s+{re.escape(head)}\b", folded) is not None
 
 
+def names_entity(question: str, chunk: Mapping[str, Any]) -> bool:
+    """Whether a chunk is about what the question names: its subject, or a name it gives."""
+    from treerag.keyword_tree.normalize import canonical
+
+    title, text = chunk.get("title", ""), chunk.get("text", "")
+    if names_subject(question, title, text):
+        return True
+    body = canonical(f"{title} {text}")
+    return any(names_in(e, body) for e in read_question(question).entities)
+
+
 def names_subject(question: str, title: str, text: str) -> str:
     """The chunk's subject when the question names it (`named.names_title`), else ""."""
     return next((s for s in subjects(title, text) if names_title(question, s)), "")
@@ -417,10 +459,13 @@ def answering(question: str, title: str, text: str) -> Answering | None:
         # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
         # says the relation itself: "Port Veyra lies on the Salt River" answers which river
         # flows through it.
-        needed = 0.0 if reading.head and names_kind(found, reading.head) else RELATION_SHARE
+        kind_named = bool(reading.head) and names_kind(found, reading.head)
+        needed = 0.0 if kind_named else RELATION_SHARE
+        if not kind_named and not _asks(reading, folded):
+            continue  # it must say what is asked ("directed", not only "made his debut")
         for bridge in bridges:
             joint = relation_share(reading, f"{fold(bridge)} {folded}") if bridge else share
-            if joint < needed or (bridge and (joint <= share or not _asks(reading, folded))):
+            if joint < needed or (bridge and joint <= share):
                 continue
             return Answering(sentence, found, bridge, led if found == led else "")
     return None

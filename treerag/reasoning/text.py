@@ -82,14 +82,27 @@ def sentences(text: str) -> list[str]:
     """Split text into sentences at sentence punctuation of both scripts, after `blocks`.
 
     Markdown heading lines are dropped: they title a section, they do not state anything.
+    A piece that opens with a lower-case letter ("Pick Me Up! is a British magazine") or
+    that follows an unclosed bracket ("Giuliani (; born 1944) is…") continues the sentence
+    before it: punctuation inside a name or a parenthesis does not end a sentence.
     """
-    return [
-        s.strip()
-        for block in blocks(text)
-        if not block.startswith("#")
-        for s in _SENTENCE.split(block)
-        if s and s.strip()
-    ]
+    out: list[str] = []
+    for block in blocks(text):
+        if block.startswith("#"):
+            continue
+        joined: list[str] = []
+        for piece in (p.strip() for p in _SENTENCE.split(block) if p and p.strip()):
+            if joined and (piece[:1].islower() or _unclosed(joined[-1])):
+                joined[-1] = f"{joined[-1]} {piece}"
+            else:
+                joined.append(piece)
+        out += joined
+    return out
+
+
+def _unclosed(sentence: str) -> bool:
+    """Whether a sentence leaves a bracket open (its end is inside a parenthesis)."""
+    return sentence.count("(") + sentence.count("（") > sentence.count(")") + sentence.count("）")
 
 
 _FOOTNOTE = re.compile(r"\s*\[\d{1,4}\]")

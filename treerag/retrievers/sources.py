@@ -27,8 +27,9 @@ from typing import Any, ClassVar, Protocol
 from treerag.context import Context
 from treerag.retrievers.language import has_ideographs
 
-SUBRUN_STRUCTURE_K = 3
-"""Structured candidates a sub-run adds to its top_k, at most (a root run: `structure_k`)."""
+SUBRUN_STRUCTURE_K = 1
+"""Structured candidates a sub-run adds to its top_k, at most (a root run: `structure_k`):
+the walk's best from the partial chunk that asked the follow-up."""
 SHARE = 1
 """Of the structured candidates, at most this many come from each source before the last
 (the keyword tree, the knowledge graph's paths): a named keyword's chunk is usually a hybrid
@@ -264,8 +265,9 @@ def in_script_of(ctx: Context, followup: str, question: str) -> str:
 
 
 def subrun_size(ctx: Context) -> int:
-    """Candidates a sub-run judges: top_k and the structured find, where there are sources."""
-    return ctx.top_k + (min(ctx.structure_k, SUBRUN_STRUCTURE_K) if structured_sources(ctx) else 0)
+    """Candidates a sub-run judges at most: its top_k and the structured finds, if any."""
+    extra = min(ctx.structure_k, SUBRUN_STRUCTURE_K) if structured_sources(ctx) else 0
+    return ctx.subrun_top_k + extra
 
 
 def gather(
@@ -287,20 +289,23 @@ def gather(
         revisit: Chunks of `seen` that may be offered again: judged irrelevant to the
             parent's question, a passage about the bridge entity can still answer the
             follow-up about it (a new question, so a new verdict).
-        widen: Add up to `structure_k` structured finds to the top_k (a root run);
-            otherwise at most `SUBRUN_STRUCTURE_K` (a sub-run). Measured on hotpotqa_100
-            (BENCHMARKS.md, quality): putting the finds in place of a sub-run's last hybrid
-            hits, or adding only one, lost recall; the hybrid search on the follow-up finds
-            most second hops, the walk from the partial chunk the rest.
+        widen: A root run: `top_k` hybrid hits and up to `structure_k` structured finds;
+            otherwise (a sub-run) `subrun_top_k` hits and at most `SUBRUN_STRUCTURE_K`
+            finds: a follow-up is a one-hop question naming the bridge entity, whose
+            document ranks high (BENCHMARKS.md, quality: the sizes measured on
+            hotpotqa_100).
 
     Returns:
         The candidates, ranked 1.. in that order: the hybrid hits, then the structured
-        finds. Taking one from each in turn instead (equal-weight RRF) put the graph's guesses
-        above confident hybrid hits wherever the judge rated them alike: recall@5 on the
-        pooled rgb_zh_300 subsets fell below one retrieval's (BENCHMARKS.md, quality).
+        finds, marked `reserve` (judged when none of the hybrid hits answers). Taking one
+        from each in turn instead (equal-weight RRF) put the graph's guesses above confident
+        hybrid hits wherever the judge rated them alike: recall@5 on the pooled rgb_zh_300
+        subsets fell below one retrieval's (BENCHMARKS.md, quality).
     """
     again = set(seen) - set(revisit)
-    pool = HybridSource(ctx).find(question, [], again, seeds, ctx.top_k)
+    pool = HybridSource(ctx).find(
+        question, [], again, seeds, ctx.top_k if widen else ctx.subrun_top_k
+    )
     structured: list[Candidate] = []
     room = ctx.structure_k if widen else min(ctx.structure_k, SUBRUN_STRUCTURE_K)
     sources = structured_sources(ctx)
@@ -315,4 +320,7 @@ def gather(
             else:
                 structured.append(chunk)
                 room -= 1
-    return [{**c, "rank": rank} for rank, c in enumerate([*pool, *structured], 1)]
+    ranked = [{**c, "rank": rank} for rank, c in enumerate([*pool, *structured], 1)]
+    for chunk in ranked[len(pool) :]:
+        chunk["reserve"] = True  # judged only when no hybrid hit answers (`nodes.reserve`)
+    return ranked

@@ -21,6 +21,9 @@ class ChunkRecord(TypedDict, total=False):
     """The chunk's text."""
     retrieval_score: float
     """The retriever's score (higher is better; scale depends on the mode; 0 for structure)."""
+    reserve: bool
+    """A structured find held back: judged only when none of the run's hybrid hits is
+    sufficient, else dropped unjudged (`treerag.nodes.reserve`)."""
     found_by: dict[str, Any]
     """For a chunk the keyword tree or the graph added (absent for hybrid hits):
     {"kind": "keyword" | "graph", "path": [names]}, the keyword path or the graph path

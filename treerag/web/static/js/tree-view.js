@@ -70,6 +70,9 @@ export class TreeView {
       case "chunks_retrieved":
         if (run) this.setChunks(run, ev.chunks || []);
         break;
+      case "chunks_added":
+        if (run) this.addChunks(run, ev.chunks || []);
+        break;
       case "chunk_judged":
       case "subrun_started":
       case "followup_not_asked":
@@ -204,7 +207,14 @@ export class TreeView {
   setChunks(run, chunks) {
     clear(run.chunksEl);
     run.chunks.clear();
-    for (const chunk of chunks) run.chunks.set(chunk.chunk_id, this.chunkItem(run, chunk));
+    this.addChunks(run, chunks);
+  }
+
+  // Structured finds judged after the hybrid hits join the run's list at its end.
+  addChunks(run, chunks) {
+    for (const chunk of chunks) {
+      if (!run.chunks.has(chunk.chunk_id)) run.chunks.set(chunk.chunk_id, this.chunkItem(run, chunk));
+    }
   }
 
   // A sub-tree below a run deeper than the root starts collapsed, with a count.
