@@ -55,3 +55,48 @@ def test_docs_rm_takes_a_path_from_the_files_own_folder(tmp_path: Path, monkeypa
     assert f"deleted 1 chunk of {(docs / 'cats.txt').resolve().as_posix()};" in said
     again = runner.invoke(app, ["docs", "rm", "cats.txt", *data], terminal_width=200)
     assert again.exit_code == 3 and "no document 'cats.txt' is ingested" in again.output
+
+
+def test_a_damaged_store_is_one_line_and_doctor_names_it(tmp_path: Path) -> None:
+    docs = write_corpus(tmp_path / "docs")
+    data = tmp_path / "data"
+    flags = ["--data-dir", str(data)]
+    assert runner.invoke(app, ["ingest", str(docs), *flags]).exit_code == 0
+    assert runner.invoke(app, ["ask", "What do cats eat?", *flags]).exit_code == 0
+    healthy = runner.invoke(app, ["doctor", *flags], terminal_width=200)
+    assert healthy.exit_code == 0, healthy.output
+    assert "keyword tree and graph hold all" in healthy.output
+    # A truncated checkpoint file: runs and ask say so in one line, doctor names the fix.
+    checkpoints = data / "checkpoints.sqlite"
+    checkpoints.write_bytes(checkpoints.read_bytes()[:8192])
+    for command in (["runs"], ["ask", "What do cats eat?"]):
+        result = runner.invoke(app, [*command, *flags], terminal_width=200)
+        assert result.exit_code == 1, result.output
+        assert "Traceback" not in result.output
+        said = " ".join(result.output.split())
+        assert "a store of the data dir is damaged" in said and "treerag doctor" in said
+    doctor = runner.invoke(app, ["doctor", *flags], terminal_width=200)
+    assert doctor.exit_code == 1
+    said = " ".join(doctor.output.split())
+    assert "the run history is damaged" in said and "move it aside" in said
+    assert "the documents are not" in said
+
+
+def test_doctor_and_docs_list_report_chunks_the_stores_miss(tmp_path: Path) -> None:
+    from treerag.retrievers.sources import open_passage_graph
+
+    docs = write_corpus(tmp_path / "docs")
+    data = tmp_path / "data"
+    flags = ["--data-dir", str(data)]
+    assert runner.invoke(app, ["ingest", str(docs), *flags]).exit_code == 0
+    graph = open_passage_graph(Context(data_dir=str(data)))
+    graph.remove({next(iter(graph.passage_ids()))})  # as a killed write would leave it
+    doctor = runner.invoke(app, ["doctor", *flags], terminal_width=200)
+    assert doctor.exit_code == 1
+    assert "the knowledge graph misses 1 of" in " ".join(doctor.output.split())
+    listed = runner.invoke(app, ["docs", "list", *flags], terminal_width=200)
+    assert (
+        "knowledge graph misses 1 of" in listed.output and "treerag docs rebuild" in listed.output
+    )
+    assert runner.invoke(app, ["docs", "rebuild", *flags]).exit_code == 0
+    assert runner.invoke(app, ["doctor", *flags]).exit_code == 0

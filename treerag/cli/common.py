@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import re
+import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -128,6 +130,24 @@ def user_errors() -> Iterator[None]:
         fail(str(exc), code=2)
     except (StoreError, FileNotFoundError, ValueError) as exc:
         fail(str(exc), code=1)
+    except sqlite3.DatabaseError as exc:
+        fail(
+            f"a store of the data dir is damaged ({exc}): `treerag doctor` says which, and what "
+            "to move aside",
+            code=1,
+        )
+    except OSError as exc:
+        fail(storage_error(exc), code=1)
+
+
+def storage_error(exc: OSError) -> str:
+    """One sentence for a storage failure: what failed, and what to do."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    if exc.errno == errno.ENOSPC:
+        return f"{where}the disk is full: free some space and run the command again"
+    if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        return f"{where}not writable ({exc.strerror}): choose another TREERAG_DATA_DIR"
+    return f"{where}{exc.strerror or exc}"
 
 
 @contextmanager

@@ -49,11 +49,21 @@ def list_command(
     console.print(table)
     for skip in listing.skipped:
         err_console.print(f"[red]skipped[/] {skip['name']}: {skip['reason']}", highlight=False)
+    total = sum(doc.chunks for doc in listing.documents)
     for store, is_stale in listing.stale.items():
-        if is_stale:
-            err_console.print(
-                f"[yellow]{store.replace('_', ' ')} is stale[/]: run `treerag docs rebuild`"
-            )
+        if not is_stale:
+            continue
+        name = store.replace("_", " ")
+        lag = listing.behind.get(store, {})
+        said = [
+            f"misses {lag['missing']:,} of {total:,} chunks" if lag.get("missing") else "",
+            f"holds {lag['extra']:,} deleted ones" if lag.get("extra") else "",
+        ]
+        why = " and ".join(w for w in said if w) or "could not follow the last change"
+        err_console.print(
+            f"[yellow]{name} {why}[/]: run `treerag docs rebuild` (any ingest repairs it too)",
+            highlight=False,
+        )
 
 
 @app.command("rm")

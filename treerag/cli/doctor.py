@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from collections.abc import Callable
 from typing import Any
@@ -36,7 +35,10 @@ def _check(name: str, fn: Callable[[], str]) -> tuple[str, bool, str]:
         detail = fn()
         ok = True
     except Exception as exc:  # a doctor reports every failure instead of stopping at one
-        detail, ok = f"{type(exc).__name__}: {exc}", False
+        from treerag.documents.health import StoreProblem
+
+        detail = str(exc) if isinstance(exc, StoreProblem) else f"{type(exc).__name__}: {exc}"
+        ok = False
     return name, ok, f"{detail} ({time.perf_counter() - start:.2f} s)"
 
 
@@ -48,6 +50,7 @@ def doctor_command(
     ),
 ) -> None:
     """Check the data directory, Milvus, the embedding model and the chat model."""
+    from treerag.documents import health
     from treerag.embedder_choice import AUTO, resolve_embedder
     from treerag.models import get_chat_model, get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
@@ -55,18 +58,15 @@ def doctor_command(
     quiet_libraries()
     ctx = make_context(data_dir=data_dir, collection=collection)
 
-    def data_folder() -> str:
-        path = ctx.data_path
-        path.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile(dir=path):
-            pass
-        return f"{path.resolve()} is writable"
-
     def embeddings() -> str:
+        store = ChunkStore(ctx, None)
+        recorded = store.info() if store.exists() else {}
         vec = get_embeddings(ctx).embed_query("doctor")
-        name = resolve_embedder(ctx)
+        name = resolve_embedder(ctx, recorded) if recorded else resolve_embedder(ctx)
         if ctx.embedding_model == AUTO:
-            name += " (auto: the collection's, minilm until it exists)"
+            name += (
+                " (auto: the collection's)" if recorded else " (auto: chosen at the first ingest)"
+            )
         return f"{name} loads, {len(vec)}-d"
 
     def milvus() -> str:
@@ -75,7 +75,12 @@ def doctor_command(
         where = f"{ctx.resolved_milvus_uri} reachable"
         if not store.exists():
             return f"{where}; collection {ctx.collection!r} not created yet (run `treerag ingest`)"
-        return f"{where}; {store.count()} chunks in {ctx.collection!r} ({store.info()})"
+        info = store.info()
+        built = (
+            f"{info.get('embedding', '?')}, {info.get('dimension', '?')}-d, "
+            f"BM25 analyzer {info.get('analyzer', '?')}"
+        )
+        return f"{where}; {store.count():,} chunks in {ctx.collection!r} ({built})"
 
     def chat() -> str:
         model = get_chat_model(ctx)
@@ -89,8 +94,13 @@ def doctor_command(
         return f"{ctx.chat_model} configured at {url}"
 
     checks = [
-        _check("data dir", data_folder),
+        _check("data dir", lambda: health.data_folder(ctx)),
         _check("milvus", milvus),
+        _check("derived stores", lambda: health.derived_stores(ctx)),
+        _check("checkpoints", lambda: health.checkpoints(ctx)),
+        _check("judge cache", lambda: health.judge_cache(ctx)),
+        _check("passage graph", lambda: health.passage_graph(ctx)),
+        _check("manifest", lambda: health.manifest(ctx)),
         _check("embeddings", embeddings),
         _check("chat model", chat),
     ]

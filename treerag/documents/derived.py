@@ -1,21 +1,25 @@
 """Keep the stores derived from chunks (keyword tree, knowledge graph) in step with them.
 
-A document's chunks feed two derived stores, both updated by every ingest (CLI, upload,
-`treerag eval`) with no model: the keyword tree links each chunk as an info under its file's
-keyword and its heading or record title, and the graph's passage-entity index links each
-chunk to the entities it names (`treerag.knowledge_graph.passage_graph`); an extracted or
-imported entity graph (`kg build`, `kg import`) links entities to chunks too. When chunks
-go, what was derived from them goes too. When a store cannot follow, it is marked stale with
-the reason, and `rebuild` (CLI `treerag docs rebuild`, `POST /ui/api/docs/rebuild`) brings
-it back in step later. An ingest marks both stores stale before it writes and clears the
-marks once they have followed, so a process killed midway leaves them marked, never
-silently behind.
+The chunk collection is the source of truth. Two stores are derived from it with no model:
+the keyword tree links each chunk as an info under its file's keyword and its heading or
+record title, and the graph's passage-entity index links each chunk to the entities it names
+(`treerag.knowledge_graph.passage_graph`); an extracted or imported entity graph (`kg build`,
+`kg import`) links entities to chunks too.
+
+Every write (ingest, upload, `docs rm`, `ingest --prune`, `docs rebuild`) ends with one
+`reconcile`: the chunk ids in the collection against the chunk ids each store holds, what a
+store misses is added, what is gone is dropped. So a write that was interrupted (a killed
+process, a full disk) or that ran beside another one is repaired by the next write, and
+`lag` tells `doctor` and `docs list` what a store misses until then. A store that cannot
+follow keeps a stale mark with the reason (in the documents manifest) until one does.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from treerag.context import Context
@@ -23,80 +27,184 @@ from treerag.documents.manifest import mark_stale, read_manifest
 
 log = logging.getLogger(__name__)
 Outcome = Literal["updated", "stale", "absent"]
+STORES = ("keyword_tree", "knowledge_graph")
 ROOT_NAME = "Documents"
 """The root keyword `treerag demo` and `kw derive` put documents under."""
+_CHUNK_ID = re.compile(r"[0-9a-f]{32}")
+"""A chunk's id (`ingest.splitting.chunk_id`): the keyword tree's info made from it has it too."""
+FETCH_BATCH = 500
 
 
-def forget(ctx: Context, chunk_ids: Iterable[str], sources: Iterable[str]) -> dict[str, Outcome]:
-    """Remove what the derived stores hold of deleted chunks; say what became of each store."""
-    ids, files = set(chunk_ids), set(sources)
-    return {
-        "keyword_tree": _guard(ctx, "keyword_tree", _forget_in_tree, ids, files),
-        "knowledge_graph": _guard(ctx, "knowledge_graph", _forget_in_graph, ids),
-    }
+def file_of(source: str) -> str:
+    """The file a stored source belongs to (JSON records are stored as `file#id`)."""
+    return source.split("#", 1)[0]
 
 
-def begin(ctx: Context) -> None:
-    """Mark both stores stale before chunks change: cleared by `follow` once they are in step."""
-    for store in ("keyword_tree", "knowledge_graph"):
-        if not stale(ctx).get(store):
-            mark_stale(ctx, store, reason="an ingest was writing chunks and did not finish")
+def live_chunks(ctx: Context) -> dict[str, set[str]]:
+    """The chunk ids the collection holds, by file (empty when there is no collection)."""
+    store = _store(ctx)
+    out: dict[str, set[str]] = {}
+    if store.exists():
+        for source, ids in store.ids_by_source().items():
+            out.setdefault(file_of(source), set()).update(ids)
+    return out
 
 
-def follow(
+def reconcile(
     ctx: Context,
-    added: Sequence[dict[str, Any]],
-    removed: Iterable[str],
-    removed_files: Iterable[str],
-    base_dir: str | None,
+    live: dict[str, set[str]] | None = None,
+    rows: Sequence[dict[str, Any]] = (),
+    base_dir: str | None = None,
 ) -> dict[str, Outcome]:
-    """Bring both stores in step with an ingest: derive what was added, drop what was removed.
+    """Bring both derived stores up to the chunk collection; say what became of each.
 
-    Creates the keyword tree and the passage-entity graph when the data directory has none.
-    Clears the stale mark `begin` set on each store that followed; one that could not keeps a
-    mark with the reason.
+    Args:
+        ctx: The settings (data dir, collection, stores dir).
+        live: The collection's chunk ids by file, when the caller has just read them.
+        rows: Chunk rows the caller holds (an ingest's new chunks): not fetched again.
+        base_dir: The folder the keyword tree names new files relative to (default: the
+            common folder of the files it takes in).
     """
-    ids, files = set(removed), set(removed_files)
-    out = {
-        "keyword_tree": _guard(ctx, "keyword_tree", _follow_tree, added, ids, files, base_dir),
-        "knowledge_graph": _guard(ctx, "knowledge_graph", _follow_graph, added, ids),
+    live = live_chunks(ctx) if live is None else live
+    ids = {i for chunk_ids in live.values() for i in chunk_ids}
+    fetch = _Rows(ctx, rows)
+    out: dict[str, Outcome] = {
+        "keyword_tree": _guard(ctx, "keyword_tree", _reconcile_tree, live, ids, fetch, base_dir),
+        "knowledge_graph": _guard(ctx, "knowledge_graph", _reconcile_graph, ids, fetch),
     }
     for store, outcome in out.items():
-        if outcome != "stale":
+        if outcome != "stale" and stale(ctx).get(store):
             mark_stale(ctx, store, False)
     return out
 
 
-def _follow_tree(
-    ctx: Context,
-    added: Sequence[dict[str, Any]],
-    ids: set[str],
-    files: set[str],
-    base_dir: str | None,
-) -> Outcome:
-    from treerag.retrievers.keyword_tree import open_tree, tree_records
+@dataclass
+class Lag:
+    """What a derived store misses of the collection, and holds that the collection lost."""
 
-    tree = open_tree(ctx, create=bool(added))
+    missing: int = 0
+    extra: int = 0
+
+    @property
+    def behind(self) -> bool:
+        """Whether the store is out of step with the chunks."""
+        return bool(self.missing or self.extra)
+
+
+def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]:
+    """How far each existing derived store is from the chunk collection (read only)."""
+    from treerag.retrievers.keyword_tree import open_tree
+    from treerag.retrievers.sources import open_passage_graph
+
+    live = live_chunks(ctx) if live is None else live
+    ids = {i for chunk_ids in live.values() for i in chunk_ids}
+    tree = open_tree(ctx)
+    graph = open_passage_graph(ctx)
+    # A store that does not exist while chunks do was never written: it misses them all.
+    held = {
+        "keyword_tree": _tree_chunks(tree) if tree is not None else set(),
+        "knowledge_graph": graph.passage_ids() if graph is not None else set(),
+    }
+    return {store: Lag(len(ids - h), len(h - ids)) for store, h in held.items()}
+
+
+def stale(ctx: Context) -> dict[str, bool]:
+    """Which derived stores are marked as unable to follow the chunks."""
+    return dict(read_manifest(ctx)["stale"])
+
+
+def _store(ctx: Context) -> Any:
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    return ChunkStore(ctx, get_embeddings(ctx))
+
+
+class _Rows:
+    """Chunk rows by id: the caller's first, the rest fetched from the collection in batches."""
+
+    def __init__(self, ctx: Context, rows: Sequence[dict[str, Any]]):
+        self.ctx = ctx
+        self.known = {r["id"]: r for r in rows}
+
+    def get(self, ids: Sequence[str]) -> list[dict[str, Any]]:
+        wanted = [i for i in ids if i not in self.known]
+        if wanted:
+            store = _store(self.ctx)
+            for at in range(0, len(wanted), FETCH_BATCH):
+                self.known.update((r["id"], r) for r in store.get(wanted[at : at + FETCH_BATCH]))
+        return [self.known[i] for i in ids if i in self.known]
+
+
+def _guard(ctx: Context, store: str, step: Any, *args: Any) -> Outcome:
+    try:
+        return step(ctx, *args)
+    except Exception as exc:  # the chunks are the truth; a derived store that cannot follow waits
+        log.warning(
+            "could not update the %s (%s: %s); marked stale", store, type(exc).__name__, exc
+        )
+        mark_stale(ctx, store, reason=f"{type(exc).__name__}: {exc}")
+        return "stale"
+
+
+def _tree_chunks(tree: Any) -> set[str]:
+    """The chunk ids the keyword tree holds infos of (an info made from a chunk has its id)."""
+    return {i for i in tree.index.info_offsets if _CHUNK_ID.fullmatch(i)}
+
+
+def _reconcile_tree(
+    ctx: Context, live: dict[str, set[str]], ids: set[str], rows: _Rows, base_dir: str | None
+) -> Outcome:
+    from treerag.retrievers.keyword_tree import common_folder, open_tree, tree_records
+
+    tree = open_tree(ctx, create=bool(ids))
     if tree is None:
         return "absent"
-    if ids:
-        tree.forget_chunks(ids, files)
-    if added:
-        tree.derive_from_chunks(tree_records(added), root_name=ROOT_NAME, base_dir=base_dir)
+    held = _tree_chunks(tree)
+    gone = held - ids
+    if gone:
+        emptied = {tree.get_info(i).source for i in gone} - set(live)
+        tree.forget_chunks(gone, emptied)
+    missing = sorted(ids - held)
+    if missing:
+        records = tree_records(rows.get(missing))
+        base = base_dir if base_dir is not None else common_folder([r.source_path for r in records])
+        tree.derive_from_chunks(records, root_name=ROOT_NAME, base_dir=base)
     return "updated"
 
 
-def _follow_graph(ctx: Context, added: Sequence[dict[str, Any]], ids: set[str]) -> Outcome:
+def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows) -> Outcome:
     from treerag.retrievers.sources import open_passage_graph
 
-    graph = open_passage_graph(ctx, create=bool(added))
+    graph = open_passage_graph(ctx, create=bool(ids))
+    gone: set[str] = set()
     if graph is not None:
-        graph.remove(ids - {r["id"] for r in added})
-        graph.add(_passages(added))
-    _forget_in_world(ctx, ids)
-    if graph is not None and graph.reset:
-        return "stale"  # emptied on opening (an older format): only a rebuild fills it again
-    return "updated" if graph is not None else "absent"
+        held = graph.passage_ids()
+        gone = held - ids
+        graph.remove(gone)
+        # One add: each add scans the stored passages for the names it brings.
+        graph.add(_passages(rows.get(sorted(ids - held))))
+        graph.reset = False  # every stored chunk is in it again
+    world = _forget_in_world(ctx, gone)
+    return "updated" if graph is not None or world else "absent"
+
+
+def _forget_in_world(ctx: Context, gone: set[str]) -> bool:
+    """Drop chunks the collection lost from an extracted or imported entity graph.
+
+    Only chunks the passage graph held (ingested chunks): an imported graph's own text units
+    need not be in the collection. False when there is no entity graph.
+    """
+    from treerag.retrievers.knowledge_graph import graph_dir, load_world
+
+    world = load_world(ctx)
+    if world is None:
+        return False
+    if gone:
+        units, entities = world.forget_chunks(gone)
+        if units or entities:
+            world.save(graph_dir(ctx))
+    return True
 
 
 def _passages(rows: Iterable[dict[str, Any]]) -> list[Any]:
@@ -111,125 +219,3 @@ def _title(row: dict[str, Any]) -> str:
     if headings:
         return str(headings[-1])
     return str(row.get("title") or "")
-
-
-def rebuild(ctx: Context, live: dict[str, set[str]]) -> dict[str, Outcome]:
-    """Make both derived stores follow the chunks now stored (`live`: source → chunk ids).
-
-    Infos and graph links of chunks no longer stored are removed; chunks the keyword tree
-    lacks are derived into it. Clears the stale marks of the stores brought up to date.
-    """
-    ids = {i for chunk_ids in live.values() for i in chunk_ids}
-    out: dict[str, Outcome] = {
-        "keyword_tree": _guard(ctx, "keyword_tree", _sweep_tree, live, ids),
-        "knowledge_graph": _guard(ctx, "knowledge_graph", _sweep_graph, ids),
-    }
-    for store, outcome in out.items():
-        if outcome != "stale":
-            mark_stale(ctx, store, False)
-    return out
-
-
-def stale(ctx: Context) -> dict[str, bool]:
-    """Which derived stores are marked as lagging behind the chunks."""
-    return dict(read_manifest(ctx)["stale"])
-
-
-def _guard(ctx: Context, store: str, step: Any, *args: Any) -> Outcome:
-    try:
-        return step(ctx, *args)
-    except Exception as exc:  # the chunks are the truth; a derived store that cannot follow waits
-        log.exception("could not update the %s; marked stale", store)
-        mark_stale(ctx, store, reason=f"{type(exc).__name__}: {exc}")
-        return "stale"
-
-
-def _forget_in_tree(ctx: Context, ids: set[str], files: set[str]) -> Outcome:
-    from treerag.retrievers.keyword_tree import open_tree
-
-    tree = open_tree(ctx)
-    if tree is None:
-        return "absent"
-    tree.forget_chunks(ids, files)
-    return "updated"
-
-
-def _forget_in_graph(ctx: Context, ids: set[str]) -> Outcome:
-    from treerag.retrievers.sources import open_passage_graph
-
-    graph = open_passage_graph(ctx)
-    if graph is not None:
-        graph.remove(ids)
-    world = _forget_in_world(ctx, ids)
-    return "updated" if graph is not None or world else "absent"
-
-
-def _forget_in_world(ctx: Context, ids: set[str]) -> bool:
-    """Drop deleted chunks from an extracted or imported entity graph; False when none."""
-    from treerag.retrievers.knowledge_graph import graph_dir, load_world
-
-    world = load_world(ctx)
-    if world is None:
-        return False
-    if ids:
-        units, entities = world.forget_chunks(ids)
-        if units or entities:
-            world.save(graph_dir(ctx))
-    return True
-
-
-def _sweep_tree(ctx: Context, live: dict[str, set[str]], ids: set[str]) -> Outcome:
-    from treerag.keyword_tree.derive import info_id_of
-    from treerag.models import get_embeddings
-    from treerag.retrievers.chunk_store import ChunkStore
-    from treerag.retrievers.keyword_tree import common_folder, open_tree, tree_records
-
-    tree = open_tree(ctx, create=bool(ids))
-    if tree is None:
-        return "absent"
-    derived: dict[str, str] = {}  # chunk id → source file, for infos made from chunks
-    for info_id in list(tree.index.info_offsets):
-        info = tree.get_info(info_id)
-        chunk_id = (info.metadata or {}).get("chunk_id")
-        if chunk_id:
-            derived[chunk_id] = info.source
-    gone = [c for c in derived if c not in ids]
-    live_files = {s.split("#", 1)[0] for s in live}
-    tree.forget_chunks(gone, {derived[c] for c in gone} - live_files)
-    missing = sorted(i for i in ids if info_id_of(i) not in tree.index.info_offsets)
-    if missing:
-        records = tree_records(ChunkStore(ctx, get_embeddings(ctx)).get(missing))
-        base = common_folder([r.source_path for r in records])
-        tree.derive_from_chunks(records, root_name=ROOT_NAME, base_dir=base)
-    return "updated"
-
-
-def _sweep_graph(ctx: Context, ids: set[str]) -> Outcome:
-    from treerag.models import get_embeddings
-    from treerag.retrievers.chunk_store import ChunkStore
-    from treerag.retrievers.knowledge_graph import graph_dir, load_world
-    from treerag.retrievers.sources import open_passage_graph
-
-    graph = open_passage_graph(ctx, create=bool(ids))
-    if graph is not None:
-        held = graph.passage_ids()
-        graph.remove(held - ids)
-        missing = sorted(ids - held)
-        store = ChunkStore(ctx, get_embeddings(ctx))
-        # One add: each add scans the stored passages for the names it brings.
-        graph.add(
-            _passages(
-                r for at in range(0, len(missing), 500) for r in store.get(missing[at : at + 500])
-            )
-        )
-        graph.reset = False  # every stored chunk is in it again
-    world = load_world(ctx)
-    if world is None:
-        return "updated" if graph is not None else "absent"
-    linked = {u.id for u in world.chunks()}
-    for entity in world.entities():
-        linked.update(entity.chunk_ids)
-    units, entities = world.forget_chunks(linked - ids)
-    if units or entities:
-        world.save(graph_dir(ctx))
-    return "updated"

@@ -41,6 +41,8 @@ class Listing:
     documents: list[Document] = field(default_factory=list)
     skipped: list[dict[str, str]] = field(default_factory=list)
     stale: dict[str, bool] = field(default_factory=dict)
+    behind: dict[str, dict[str, int]] = field(default_factory=dict)
+    """Per derived store out of step: chunks it misses ("missing") and holds too many."""
 
     def as_dict(self) -> dict[str, Any]:
         """The JSON form (`GET /ui/api/docs`)."""
@@ -61,11 +63,6 @@ class Deletion:
         return asdict(self)
 
 
-def _file_of(source: str) -> str:
-    """The file a stored source belongs to (JSON records are stored as `file#id`)."""
-    return source.split("#", 1)[0]
-
-
 def _store(ctx: Context) -> Any:
     from treerag.models import get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
@@ -73,23 +70,27 @@ def _store(ctx: Context) -> Any:
     return ChunkStore(ctx, get_embeddings(ctx))
 
 
-def _ids_by_file(store: Any) -> dict[str, set[str]]:
-    out: dict[str, set[str]] = {}
-    if store.exists():
-        for source, ids in store.ids_by_source().items():
-            out.setdefault(_file_of(source), set()).update(ids)
-    return out
-
-
 def list_documents(ctx: Context) -> Listing:
-    """Every ingested file (by source path) with its chunk count and when it was ingested."""
+    """Every ingested file (by source path) with its chunk count and when it was ingested.
+
+    `stale` says, per derived store, whether it is out of step with the chunks: marked as
+    unable to follow, or missing chunks (a write that was killed), which `rebuild` repairs;
+    `behind` counts what each misses and holds too many (`derived.lag`).
+    """
     manifest = read_manifest(ctx)
     known = manifest["documents"]
+    live = derived.live_chunks(ctx)
     documents = [
         Document(source, len(ids), (known.get(source) or {}).get("ingested_at"))
-        for source, ids in sorted(_ids_by_file(_store(ctx)).items())
+        for source, ids in sorted(live.items())
     ]
-    return Listing(documents, list(manifest["skipped"]), dict(manifest["stale"]))
+    lags = derived.lag(ctx, live)
+    stale = {
+        s: bool(manifest["stale"].get(s)) or lags.get(s, derived.Lag()).behind
+        for s in derived.STORES
+    }
+    behind = {s: asdict(lag) for s, lag in lags.items() if lag.behind}
+    return Listing(documents, list(manifest["skipped"]), stale, behind)
 
 
 def ingest_files(
@@ -178,12 +179,13 @@ def delete_document(ctx: Context, source: str) -> Deletion:
     """
     store = _store(ctx)
     with _writes:
-        ids = _ids_by_file(store).get(source)
+        live = derived.live_chunks(ctx)
+        ids = live.pop(source, None)
         if not ids:
             raise UnknownDocumentError(f"no document {source!r} is ingested")
         store.delete(sorted(ids))
         store.flush()
-        outcome = derived.forget(ctx, ids, [source])
+        outcome = derived.reconcile(ctx, live)
     update_manifest(ctx, lambda d: d["documents"].pop(source, None))
     uploads = (ctx.tenant_path / UPLOADS_DIR).resolve()
     path = Path(source)
@@ -199,7 +201,7 @@ def resolve_document(ctx: Context, name: str) -> str:
     and a name with no folder matches the one ingested file of that base name. Raises
     UnknownDocumentError when nothing matches or the base name is ambiguous.
     """
-    files = set(_ids_by_file(_store(ctx)))
+    files = set(derived.live_chunks(ctx))
     if name in files:
         return name
     resolved = Path(name).expanduser().resolve().as_posix()
@@ -218,4 +220,4 @@ def resolve_document(ctx: Context, name: str) -> str:
 def rebuild(ctx: Context) -> dict[str, str]:
     """Bring the keyword tree and the graph back in step with the stored chunks."""
     with _writes:
-        return dict(derived.rebuild(ctx, _ids_by_file(_store(ctx))))
+        return dict(derived.reconcile(ctx))

@@ -124,9 +124,9 @@ def ingest(
         tree_base: The folder the keyword tree names files relative to (default: the
             common folder of the files ingested).
 
-    The keyword tree and the passage-entity graph follow the chunks written and deleted
-    (`treerag.documents.derived.follow`); both are marked stale first, so a process killed
-    midway leaves them marked for `treerag docs rebuild` instead of silently behind.
+    The keyword tree and the passage-entity graph are then brought up to the collection
+    (`treerag.documents.derived.reconcile`): what this call wrote and deleted, and what an
+    earlier write that was killed or failed left them missing.
     """
     unsupported: list[Path] = []
     files = discover([Path(p) for p in paths], include, exclude, unsupported)
@@ -146,7 +146,6 @@ def ingest(
     # Imported here: treerag.documents builds on this module.
     from treerag.documents import derived, manifest
 
-    derived.begin(ctx)
     try:
         for i, path in enumerate(files):
             _ingest_file(path, ctx, json_fields, existing_by_file, writer, dedup, report, notify)
@@ -167,9 +166,7 @@ def ingest(
     report.written = writer.written
     base = tree_base if tree_base is not None else common_folder([f.as_posix() for f in files])
     removed = [*writer.deleted, *pruned]
-    report.derived = dict(
-        derived.follow(ctx, writer.rows, removed, map(_file_of, report.pruned_sources), base)
-    )
+    report.derived = dict(derived.reconcile(ctx, rows=writer.rows, base_dir=base))
     report.derived_changes = {"added": len(writer.rows), "removed": len(removed)}
     manifest.record_ingest(ctx, report)
     return report

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -176,7 +177,14 @@ class ChunkStore:
             DENSE, index_type="FLAT" if self._is_lite() else "HNSW", metric_type="COSINE"
         )
         index.add_index(SPARSE, index_type="SPARSE_INVERTED_INDEX", metric_type="BM25")
-        self.client.create_collection(self.name, schema=schema, index_params=index)
+        try:
+            self.client.create_collection(self.name, schema=schema, index_params=index)
+        except Exception as exc:
+            if "already exist" not in str(exc):
+                raise
+            # Another process created it between our look and our create: use theirs.
+            self._join_created(dimension)
+            return
         # Milvus Lite drops the schema description; collection properties persist.
         self.client.alter_collection_properties(
             self.name, properties={INFO_PROPERTY: json.dumps(info)}
@@ -185,6 +193,14 @@ class ChunkStore:
         self._analyzer = analyzer
         self._stop_words = stop_words_of(info)
         log.info("created collection %s (%s)", self.name, info)
+
+    def _join_created(self, dimension: int, wait_s: float = 30.0) -> None:
+        """Use a collection another process has just created, once its record is written."""
+        deadline = time.monotonic() + wait_s
+        while not self.info() and time.monotonic() < deadline:
+            time.sleep(0.1)  # the creator writes the record right after the collection
+        self.check_compatible(dimension)
+        self.load()
 
     @property
     def analyzer(self) -> str:
