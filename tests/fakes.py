@@ -45,7 +45,7 @@ class ScriptedChatModel(GenericFakeChatModel):
     def max_in_flight(self) -> int:
         return self._max_in_flight
 
-    def _structured_reply(self, schema: Any, prompt: str) -> Any:
+    def _reply(self, schema: Any, prompt: str) -> Any:
         if schema.__name__ in self.structured_scripts:
             reply = self.structured_scripts[schema.__name__](prompt)
         else:
@@ -57,10 +57,26 @@ class ScriptedChatModel(GenericFakeChatModel):
             )
         if isinstance(reply, Exception):
             raise reply
-        data = reply if isinstance(reply, dict) else json.loads(reply)
-        return schema.model_validate(data)
+        return reply
+
+    def _structured(self, schema: Any, prompt: str, include_raw: bool) -> Any:
+        """As LangChain's `with_structured_output`: with `include_raw`, a reply the schema
+        refuses comes back as `parsing_error` beside the raw message instead of raising."""
+        reply = self._reply(schema, prompt)
+        text = json.dumps(reply) if isinstance(reply, dict) else reply
+        try:
+            parsed = schema.model_validate(reply if isinstance(reply, dict) else json.loads(reply))
+        except (ValueError, TypeError) as exc:
+            if not include_raw:
+                raise
+            return {"raw": AIMessage(content=text), "parsed": None, "parsing_error": exc}
+        if not include_raw:
+            return parsed
+        return {"raw": AIMessage(content=text), "parsed": parsed, "parsing_error": None}
 
     def with_structured_output(self, schema: Any, **kwargs: Any):  # type: ignore[override]
+        include_raw = bool(kwargs.get("include_raw"))
+
         async def run(messages: Any) -> Any:
             prompt = messages[-1].content
             self._prompts.append(prompt)
@@ -69,13 +85,13 @@ class ScriptedChatModel(GenericFakeChatModel):
             try:
                 if self.delay_s:
                     await asyncio.sleep(self.delay_s)
-                return self._structured_reply(schema, prompt)
+                return self._structured(schema, prompt, include_raw)
             finally:
                 self._in_flight -= 1
 
         def run_sync(messages: Any) -> Any:
             self._prompts.append(messages[-1].content)
-            return self._structured_reply(schema, messages[-1].content)
+            return self._structured(schema, messages[-1].content, include_raw)
 
         return RunnableLambda(run_sync, afunc=run)
 

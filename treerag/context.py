@@ -178,6 +178,10 @@ class Context:
     )
     llm_timeout_s: float = _setting(60.0, "Timeout of one LLM call, in seconds.")
     llm_retries: int = _setting(2, "Retries of a failed or malformed LLM call before degrading.")
+    run_timeout_s: float = _setting(
+        120.0,
+        "Deadline of one question, sub-runs included, in seconds: model calls still waiting then give way to the offline reasoner's verdicts and answer.",
+    )
     checkpointer_uri: str = _setting(
         "",
         "Checkpoint store: empty = SQLite <data_dir>/checkpoints.sqlite; postgresql://... for Postgres.",

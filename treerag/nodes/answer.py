@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from langgraph.runtime import Runtime
 
 from treerag.context import Context
-from treerag.nodes.common import context_of, emit
+from treerag.nodes.common import context_of, emit, time_left
+from treerag.nodes.judge import MODEL_FAILED
 from treerag.reasoning import EvidenceItem, get_reasoner, offline_reasoner
-from treerag.reasoning.base import Quote
+from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.ledger import release
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored
 from treerag.reasoning.reading import answering
+from treerag.reasoning.wording import judges_failed, model_failed
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
 
@@ -202,23 +205,9 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         "depth": state.get("depth", 0),
     }
     emit("answer_started", **tree)
-    reasoner = get_reasoner(ctx)
-    # A sub-run answers by quoting along its chain, without a model call: its parent's
-    # answer reads that chain and the sub-run's finds (`reasoning.compose`).
-    writer = offline_reasoner(ctx) if tree["depth"] else reasoner
     evidence = build_evidence(chunks, ctx.answer_token_budget, state.get("depth", 0))
-    # Graph context comes as tables, meant for an LLM; the extractive offline answer uses
-    # only the keyword tree's linked texts, which are prose.
-    extra = "\n".join(
-        n.get("text", "")
-        for n in state.get("context_notes", [])
-        if not writer.offline or n.get("kind") == "keyword"
-    )
     quotes = compose_chain(state["question"], evidence)
-    if state.get("error"):
-        text = f"{state['error']}"
-    else:
-        text = await writer.answer(state["question"], evidence, extra, quotes)
+    text, answered, problem = await write_answer(state, ctx, evidence, quotes)
     # Marks numbered 1, 2, … in order of first use, as the answer streamed (reasoning.marks).
     text, order = renumber(text, [e.n for e in evidence])
     by_n = {e.n: e for e in evidence}
@@ -226,10 +215,9 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         {"n": n, "chunk_id": e.chunk_id, "source": e.source, "title": e.title, "depth": e.depth}
         for n, e in enumerate((by_n[old] for old in order), 1)
     ]
-    answered = 0 if state.get("error") or tree["depth"] else 1  # the answer's own call
     calls = state.get("llm_calls", 0) + answered
     tree_calls = calls + sum(c.get("sub_llm_calls", 0) for c in chunks)
-    emit("answer_finished", **tree, answer=text, citations=citations)
+    emit("answer_finished", **tree, answer=text, citations=citations, error=problem)
     if state.get("depth", 0) == 0:
         release(state.get("root_thread_id") or state.get("thread_id", ""))
     return {
@@ -240,5 +228,50 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         "evidence": rank_evidence(chunks, tree["depth"], state["question"]),
         "llm_calls": answered,
         "tree_llm_calls": tree_calls,
-        "reasoner": reasoner.name,
+        "reasoner": get_reasoner(ctx).name,
+        "error": problem,
     }
+
+
+async def write_answer(
+    state: RagState, ctx: Context, evidence: list[EvidenceItem], quotes: list[Quote]
+) -> tuple[str, int, str]:
+    """The answer's text, its calls, and the one sentence that says what went wrong ("").
+
+    A sub-run answers by quoting along its chain, without a model call: its parent's answer
+    reads that chain and the sub-run's finds (`reasoning.compose`). A chat model that fails
+    or runs past the question's deadline leaves the answer to the offline reasoner, with its
+    citations; judges it failed were judged offline (`nodes.judge.judged`). Both are said.
+    """
+    question = state["question"]
+    if state.get("error"):  # nothing to search (no documents): the error is the answer
+        return state["error"], 0, state["error"]
+    depth = state.get("depth", 0)
+    writer = offline_reasoner(ctx) if depth else get_reasoner(ctx)
+    # Graph context comes as tables, meant for an LLM; the extractive offline answer uses
+    # only the keyword tree's linked texts, which are prose.
+    extra = "\n".join(
+        n.get("text", "")
+        for n in state.get("context_notes", [])
+        if not writer.offline or n.get("kind") == "keyword"
+    )
+    said = _judges_failed(question, state.get("chunks", []))
+    try:
+        text = await asyncio.wait_for(
+            writer.answer(question, evidence, extra, quotes), time_left(state.get("deadline"))
+        )
+    except (ModelFailure, TimeoutError) as exc:
+        why = str(exc) or f"timeout: run_timeout_s={ctx.run_timeout_s:g} passed"
+        text = await offline_reasoner(ctx).answer(question, evidence, extra, quotes)
+        said = " ".join(filter(None, [model_failed(question, why), said]))
+    return text, 0 if depth else 1, said
+
+
+def _judges_failed(question: str, chunks: list[ChunkRecord]) -> str:
+    """The sentence on judges the offline judge stood in for, "" when none."""
+    failed = [c for c in chunks if str(c.get("error", "")).startswith(MODEL_FAILED)]
+    if not failed:
+        return ""
+    why = str(failed[0]["error"])[len(MODEL_FAILED) :].split(";")[0].strip(" ()")
+    judged = sum(1 for c in chunks if "score" in c)
+    return judges_failed(question, len(failed), judged, why)

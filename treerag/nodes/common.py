@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
@@ -39,3 +40,8 @@ def emit(event: str, **fields: Any) -> None:
     except RuntimeError:  # called outside a graph run
         return
     writer({"event": event, **fields})
+
+
+def time_left(deadline: float | None) -> float | None:
+    """Seconds until the question's deadline (`RagState.deadline`), None when it has none."""
+    return max(0.0, deadline - time.time()) if deadline else None

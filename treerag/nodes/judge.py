@@ -9,12 +9,15 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from treerag.context import Context
-from treerag.nodes.common import context_of, emit
-from treerag.reasoning import Judgement, get_reasoner
+from treerag.nodes.common import context_of, emit, time_left
+from treerag.reasoning import Judgement, Reasoner, get_reasoner, offline_reasoner
 from treerag.reasoning.judge_cache import JudgeCache, judge_cache
 from treerag.reasoning.ledger import ledger_for
 from treerag.reasoning.named import linked_from
 from treerag.state import ChunkRecord, JudgeTask, RagState
+
+MODEL_FAILED = "the chat model failed"
+"""How a stand-in verdict's error begins (`nodes.answer` counts them)."""
 
 
 def judge_tasks(state: RagState, chunks: list[ChunkRecord]) -> list[Send]:
@@ -28,6 +31,7 @@ def judge_tasks(state: RagState, chunks: list[ChunkRecord]) -> list[Send]:
                 thread_id=state.get("thread_id", ""),
                 root_thread_id=state.get("root_thread_id", ""),
                 depth=state.get("depth", 0),
+                deadline=state.get("deadline", 0.0),
             ),
         )
         for chunk in chunks
@@ -58,9 +62,7 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     if verdict is None:
         ledger = ledger_for(task["root_thread_id"] or task["thread_id"], ctx.max_llm_calls)
         if ledger.spend(1):
-            verdict = await reasoner.judge(
-                task["question"], chunk.get("title", ""), chunk["text"], link
-            )
+            verdict = await judged(reasoner, task, link, ctx)
             ledger.refund(1 - verdict.calls)  # retries count as calls too
             await asyncio.to_thread(cache.put, key, verdict)
         else:
@@ -79,3 +81,24 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
         **record,
     )
     return {"chunks": [record], "llm_calls": verdict.calls}
+
+
+async def judged(reasoner: Reasoner, task: JudgeTask, link: str, ctx: Context) -> Judgement:
+    """The reasoner's verdict within the question's deadline, the offline judge's if it fails.
+
+    A model that times out, errors or answers out of shape (`Judgement.error`) leaves the
+    chunk to the offline judge, whose verdict stands in, marked with the model's error; the
+    run's answer says so in one sentence (`nodes.answer`).
+    """
+    chunk = task["chunk"]
+    args = (task["question"], chunk.get("title", ""), chunk["text"], link)
+    try:
+        verdict = await asyncio.wait_for(reasoner.judge(*args), time_left(task.get("deadline")))
+    except TimeoutError:
+        verdict = Judgement(0, "", error=f"timeout: run_timeout_s={ctx.run_timeout_s:g} passed")
+    if not verdict.error or reasoner.offline:
+        return verdict
+    stand_in = await offline_reasoner(ctx).judge(*args)
+    stand_in.calls = verdict.calls
+    stand_in.error = f"{MODEL_FAILED} ({verdict.error}); the offline judge decided"
+    return stand_in

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+
 from langgraph.runtime import Runtime
 
 from treerag.context import Context
-from treerag.nodes.common import context_of, emit
-from treerag.reasoning import get_reasoner
+from treerag.nodes.common import context_of, emit, time_left
+from treerag.reasoning import get_reasoner, offline_reasoner
 from treerag.retrievers.keyword_tree import keyword_context
 from treerag.state import RagState
 
@@ -20,7 +22,13 @@ async def descend_keywords(state: RagState, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     if state.get("depth", 0) > 0 or state.get("error") or ctx.structure == "none":
         return {}
-    note = await keyword_context(ctx, state["question"], get_reasoner(ctx).keyword_agent())
+    try:
+        note = await asyncio.wait_for(
+            keyword_context(ctx, state["question"], get_reasoner(ctx).keyword_agent()),
+            time_left(state.get("deadline")),
+        )
+    except TimeoutError:  # a model agent past the question's deadline: the lexical one
+        note = await keyword_context(ctx, state["question"], offline_reasoner(ctx).keyword_agent())
     if note is None:
         return {}
     emit(

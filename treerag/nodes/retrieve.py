@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Collection, Sequence
 from typing import Any
 
@@ -91,4 +92,6 @@ async def retrieve_chunks(
         "chunks": {"replace": chunks},
         "error": error,
         "llm_calls": 0,
+        # The root starts the question's clock; sub-runs carry their root's deadline.
+        "deadline": state.get("deadline") or time.time() + ctx.run_timeout_s,
     }

@@ -188,6 +188,7 @@ def route_followups(state: RagState) -> list[Send]:
                 prefetched=c.get("child_chunks", []),
                 seen_chunk_ids=seen,
                 asked=state.get("asked", []),
+                deadline=state.get("deadline", 0.0),
             ),
         )
         for c in planned
@@ -217,6 +218,7 @@ def make_run_sub_rag(graph: Callable[[], Any]) -> Callable[..., Any]:
             "prefetched": task.get("prefetched", []),
             "seen_chunk_ids": task.get("seen_chunk_ids", []),
             "asked": task.get("asked", []),
+            "deadline": task.get("deadline", 0.0),
         }
         emit(
             "subrun_started",

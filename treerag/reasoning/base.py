@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 
 class JudgeVerdict(BaseModel):
@@ -26,11 +26,47 @@ class JudgeVerdict(BaseModel):
     )
     quote: str = Field(default="", description="The sentence of the passage the verdict rests on.")
 
+    @field_validator("score", mode="before")
+    @classmethod
+    def _lenient_score(cls, value: Any) -> Any:
+        """Read a score out of range or in words the way it was meant (`lenient_score`)."""
+        return lenient_score(value)
+
     @model_validator(mode="after")
     def _followup_when_partial(self) -> JudgeVerdict:
         if self.score == 1 and not self.followup_question.strip():
             raise ValueError("score 1 requires a followup_question")
         return self
+
+
+_SCORE_WORDS = (
+    (2, ("sufficient", "very relevant", "highly relevant", "fully", "answers", "complete")),
+    (0, ("irrelevant", "not relevant", "unrelated", "no help", "none")),
+    (1, ("partial", "partly", "somewhat", "relevant", "some")),
+)
+
+
+def lenient_score(value: Any) -> Any:
+    """A judge's score read leniently: 7 → 2, -1 → 0, "2" → 2, "very relevant" → 2.
+
+    A number is clamped to 0..2; words are matched (sufficient / very relevant → 2,
+    irrelevant / not relevant → 0, partial / relevant → 1). Anything else is left for the
+    schema to refuse, so that the judge counts as failed with the reply shown.
+    """
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        text = value.strip().lower()
+        try:
+            value = float(text)
+        except ValueError:
+            for score, words in _SCORE_WORDS:
+                if any(word in text for word in words):
+                    return score
+            return value
+    if isinstance(value, int | float):
+        return min(2, max(0, round(value)))
+    return value
 
 
 class LenientJudgeVerdict(JudgeVerdict):
@@ -39,6 +75,13 @@ class LenientJudgeVerdict(JudgeVerdict):
     @model_validator(mode="after")
     def _followup_when_partial(self) -> LenientJudgeVerdict:
         return self
+
+
+class ModelFailure(Exception):
+    """The chat model could not write the answer (timeout, error, a reply with no words).
+
+    The answer node lets the offline reasoner answer instead and says so in one sentence.
+    """
 
 
 @dataclass

@@ -21,7 +21,7 @@ from treerag.keyword_tree import (
 )
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted
-from treerag.reasoning.structured import KEYWORD_MAX_TOKENS, structured, truncated
+from treerag.reasoning.structured import KEYWORD_MAX_TOKENS, structured, worth_retrying
 
 
 def _candidates(nodes: list[CandidateNode]) -> str:
@@ -58,7 +58,7 @@ class LLMKeywordAgent:
         runnable = structured(self.model, schema, KEYWORD_MAX_TOKENS)
         async for attempt in AsyncRetrying(
             stop=stop_after_attempt(self.retries + 1),
-            retry=retry_if_exception(lambda exc: not truncated(exc)),
+            retry=retry_if_exception(worth_retrying),
             reraise=True,
         ):
             with attempt:

@@ -16,7 +16,7 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted, untrusted_title
 from treerag.reasoning.attribution import added_marks
-from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict, Quote
+from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict, ModelFailure, Quote
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.structured import (
@@ -26,7 +26,7 @@ from treerag.reasoning.structured import (
     JUDGE_MAX_TOKENS,
     capped,
     structured,
-    truncated,
+    worth_retrying,
 )
 
 
@@ -79,7 +79,7 @@ class LLMReasoner:
             async for attempt in AsyncRetrying(
                 stop=stop_after_attempt(self.retries + 1),
                 # A reply cut off by its token cap would run away again: degrade at once.
-                retry=retry_if_exception(lambda exc: not truncated(exc)),
+                retry=retry_if_exception(worth_retrying),
                 reraise=True,
             ):
                 with attempt:
@@ -89,10 +89,12 @@ class LLMReasoner:
                         verdict = self.verdict_schema.model_validate(verdict)
         except Exception as exc:  # degrade: the tree shows the failure, the run goes on
             kind = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
+            said = reply_of(exc)
+            shown = f"; the reply: {said[:120]!r}" if said else ""
             return Judgement(
                 0,
                 f"judge failed after {attempts} attempt(s)",
-                error=f"{kind}: {exc}"[:300],
+                error=f"{kind}: {str(exc).splitlines()[0] if str(exc) else ''}"[:180] + shown,
                 calls=attempts,
             )
         return Judgement(
@@ -131,13 +133,12 @@ class LLMReasoner:
         marks = MarkNumbers(e.n for e in evidence)
         try:
             text = await asyncio.wait_for(self._relay_answer(prompt, marks), self.timeout_s)
-        except Exception as exc:  # the answer degrades to the evidence list, never to nothing
-            return (
-                f"(the answer model failed: {type(exc).__name__}) Relevant evidence: "
-                f"{relevant_marks(evidence)}"
-            )
+        except Exception as exc:  # the offline answer stands in (`nodes.answer`)
+            kind = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
+            raise ModelFailure(f"{kind}: {exc}"[:200] if str(exc) else kind) from exc
         if not says_something(text):
-            return await self.answer_instead(question, evidence, extra_context, text, chain)
+            # A small model sometimes replies with a citation mark alone.
+            raise ModelFailure(f"a reply with no words: {text.strip()!r}")
         added = added_marks(text, evidence)
         await _relay(marks.feed(added) + marks.flush())  # marks added stream after the answer
         return text + added
@@ -152,20 +153,6 @@ class LLMReasoner:
             said.append(piece)
             await _relay(marks.feed(piece))
         return "".join(said)
-
-    async def answer_instead(
-        self,
-        question: str,
-        evidence: list[EvidenceItem],
-        extra_context: str,
-        said: str,
-        chain: Sequence[Quote] = (),
-    ) -> str:
-        """What stands for a reply with no words (only "[2]", say): the evidence list."""
-        return (
-            f"(the answer model gave no answer: {said.strip()!r}) Relevant evidence: "
-            f"{relevant_marks(evidence)}"
-        )
 
     def extractor(self) -> Any:
         """A knowledge-graph extractor: this model with structured output, retried."""
@@ -222,6 +209,29 @@ async def _condense(reasoner: LLMReasoner, history: list[tuple[str, str]], messa
     return str(reply.content).strip() or message
 
 
+def reply_of(exc: BaseException) -> str:
+    """The model's reply a failed structured call could not read, "" when none is known.
+
+    Pydantic's validation errors carry the input they refused; LangChain's parser errors
+    carry the model output.
+    """
+    seen: BaseException | None = exc
+    while seen is not None:
+        output = getattr(seen, "llm_output", None)
+        if output:
+            return str(output)
+        errors = getattr(seen, "errors", None)
+        if callable(errors):
+            try:
+                found = [e.get("input") for e in errors() if isinstance(e.get("input"), str)]
+            except Exception:  # noqa: BLE001 (an errors() that is not pydantic's)
+                found = []
+            if found:
+                return str(found[0])
+        seen = seen.__cause__ or seen.__context__
+    return ""
+
+
 _SUB_CITATION = re.compile(r"\s*\[\d+\]")
 _NON_WORD = re.compile(r"[\W_]+")
 
@@ -229,11 +239,6 @@ _NON_WORD = re.compile(r"[\W_]+")
 def says_something(answer: str) -> bool:
     """Whether an answer holds any word once its citation marks and punctuation are gone."""
     return bool(_NON_WORD.sub("", _SUB_CITATION.sub("", answer)))
-
-
-def relevant_marks(evidence: list[EvidenceItem]) -> str:
-    """The citation marks of the useful evidence, for an answer that has to stand in."""
-    return " ".join(f"[{e.n}]" for e in evidence if e.score > 0)
 
 
 def format_chain(chain: Sequence[Quote]) -> str:

@@ -93,17 +93,6 @@ class LocalReasoner(LLMReasoner):
         await self._ready()
         return await super().answer(question, evidence, extra_context, chain)
 
-    async def answer_instead(
-        self,
-        question: str,
-        evidence: list[EvidenceItem],
-        extra_context: str,
-        said: str,
-        chain: Sequence[Quote] = (),
-    ) -> str:
-        """A small model sometimes replies with a citation mark alone: answer offline then."""
-        return await self._offline.answer(question, evidence, extra_context, chain)
-
     def keyword_agent(self) -> Any:
         """The lexical keyword agent (see the module docstring for why)."""
         return self._offline.keyword_agent()

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -41,17 +42,53 @@ def capped(model: BaseChatModel, max_tokens: int) -> BaseChatModel:
     return model
 
 
+def worth_retrying(exc: BaseException) -> bool:
+    """Whether a failed call is tried again.
+
+    Not when cut off by its token cap (it would run away again), and never when the run
+    cancelled it: tenacity would swallow the cancel and call again, holding the run past its
+    deadline.
+    """
+    return not truncated(exc) and not isinstance(exc, asyncio.CancelledError)
+
+
 def truncated(exc: BaseException) -> bool:
     """Whether a failure is a reply cut off by its token cap (retrying it repeats it)."""
     return type(exc).__name__ == "LengthFinishReasonError"
 
 
+class UnreadableReply(ValueError):
+    """A reply that is not the structured output asked for; `llm_output` holds its text."""
+
+    def __init__(self, error: str, llm_output: str):
+        """Keep the parser's error and the reply it could not read."""
+        super().__init__(error)
+        self.llm_output = llm_output
+
+
+def _parsed(out: dict[str, Any]) -> Any:
+    """The parsed output of an `include_raw` call, or `UnreadableReply` with the reply."""
+    if out.get("parsing_error") is not None:
+        content = getattr(out.get("raw"), "content", None)
+        said = content if isinstance(content, str) else str(out.get("raw"))
+        raise UnreadableReply(str(out["parsing_error"]).splitlines()[0], said)
+    return out["parsed"]
+
+
 def structured(model: BaseChatModel, schema: type[BaseModel], max_tokens: int) -> Runnable:
-    """`with_structured_output(schema)` under a token cap, falling back to json_mode on a 400."""
+    """`with_structured_output(schema)` under a token cap, falling back to json_mode on a 400.
+
+    A reply that is not the schema raises `UnreadableReply` carrying its text, so that the
+    tree can show what the model said.
+    """
     model = capped(model, max_tokens)
-    primary = model.with_structured_output(schema)
+    if "max_tokens" in getattr(type(model), "model_fields", {}):
+        # An API client: read the reply whole. Streamed, a reply that is not JSON fails
+        # inside the client's incremental parse, and its text is lost to the error.
+        model = model.model_copy(update={"disable_streaming": True})
+    primary = model.with_structured_output(schema, include_raw=True) | RunnableLambda(_parsed)
     try:
-        json_mode = model.with_structured_output(schema, method="json_mode")
+        json_mode = model.with_structured_output(schema, method="json_mode", include_raw=True)
     except (NotImplementedError, TypeError, ValueError):
         return primary
     try:
@@ -65,5 +102,5 @@ def structured(model: BaseChatModel, schema: type[BaseModel], max_tokens: int) -
         *head, last = messages
         return [*head, HumanMessage(content=f"{last.content}{note}")]
 
-    fallback: Runnable[Any, Any] = RunnableLambda(with_schema) | json_mode
+    fallback: Runnable[Any, Any] = RunnableLambda(with_schema) | json_mode | RunnableLambda(_parsed)
     return primary.with_fallbacks([fallback], exceptions_to_handle=(BadRequestError,))

@@ -44,6 +44,14 @@ MODEL_FAILED: dict[Script, str] = {
 }
 """The one sentence a run says when its chat model could not write the answer."""
 
+JUDGES_FAILED: dict[Script, str] = {
+    "en": "The chat model failed on {failed} of {judged} judgements ({why}); the offline "
+    "judge's verdicts stand in for them.",
+    "zh-hans": "聊天模型在 {judged} 次判断中有 {failed} 次出错（{why}），这些由离线判断代替。",
+    "zh-hant": "聊天模型在 {judged} 次判斷中有 {failed} 次出錯（{why}），這些由離線判斷代替。",
+}
+"""The one sentence a run says when some of its model judges failed."""
+
 
 @functools.cache
 def _table_chars(name: str) -> frozenset[str]:
@@ -122,6 +130,11 @@ def quoted(text: str) -> str:
     """The document's words in a possibly framed quote (`framed`), else the text itself."""
     match = _FRAMED.search(text)
     return match.group(1) if match else text
+
+
+def judges_failed(question: str, failed: int, judged: int, why: str) -> str:
+    """The sentence that says how many judges failed and that the offline judge stood in."""
+    return JUDGES_FAILED[script_of_text(question)].format(failed=failed, judged=judged, why=why)
 
 
 def strip_label(text: str) -> str:

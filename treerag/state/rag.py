@@ -103,6 +103,9 @@ class RagInput(TypedDict, total=False):
     asked: list[str]
     """Questions asked on this run's way from the root, its siblings' included: a follow-up
     that near-duplicates one of them is not asked."""
+    deadline: float
+    """When the whole question must be answered (epoch seconds; the root sets it from
+    `run_timeout_s`, its sub-runs inherit it): model calls still waiting then give way."""
 
 
 class RagState(RagInput, total=False):
@@ -155,6 +158,7 @@ class JudgeTask(TypedDict):
     thread_id: str
     root_thread_id: str
     depth: int
+    deadline: float
 
 
 class SubRunTask(TypedDict):
@@ -170,3 +174,4 @@ class SubRunTask(TypedDict):
     prefetched: list[dict[str, Any]]
     seen_chunk_ids: list[str]
     asked: list[str]
+    deadline: float
