@@ -145,10 +145,15 @@ def test_invalid_json_names_line_and_column(tmp_path: Path) -> None:
     with pytest.raises(LoadError, match=r"Unterminated string starting at line 3, column 21"):
         load(broken)
     lines = tmp_path / "broken.jsonl"
-    lines.write_text('{"text": "a"}\n{"text": "b}\n', encoding="utf-8")
-    with pytest.raises(
-        LoadError, match=r"broken.jsonl:2: invalid JSON \(.* at line 2, column 10\)"
-    ):
+    lines.write_text('{"text": "a"}\n{"text": "b}\n{"text": "c"}\n', encoding="utf-8")
+    problems: list[str] = []
+    # The broken line is left out and said, with its line and column; the others go in.
+    assert [s.text for s in load(lines, problems=problems)] == ["a", "c"]
+    assert len(problems) == 1
+    assert re.search(r"broken.jsonl:2: invalid JSON \(.* at line 2, column 10\)", problems[0])
+    # A file with no good line at all is refused, saying why.
+    lines.write_text('{"text": "b}\n', encoding="utf-8")
+    with pytest.raises(LoadError, match=r"broken.jsonl:1: invalid JSON"):
         load(lines)
 
 

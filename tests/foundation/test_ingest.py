@@ -86,7 +86,9 @@ def test_bad_files_are_skipped_and_good_files_land(fresh, monkeypatch):
     assert "binary" in reasons["binary.txt"]
     assert "empty" in reasons["empty.md"]
     assert "PDF" in reasons["corrupt.pdf"]
-    assert "broken.jsonl:2" in reasons["broken.jsonl"]
+    # A broken JSONL line is left out, said with its line; its good record went in.
+    assert "broken.jsonl" not in reasons
+    assert [p for p in report.left_out if "broken.jsonl:2" in p]
     assert "cannot read (Permission denied)" in reasons["secret.md"]
     assert len([f for f in report.files if f.status == "added"]) >= len(DOCS)
 
@@ -175,3 +177,25 @@ def _two_page_pdf(texts: list[str]) -> bytes:
         f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
     )
     return out
+
+
+def test_a_broken_jsonl_line_costs_its_record_not_the_file(tmp_path):
+    from typer.testing import CliRunner
+
+    from treerag.cli import app
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "records.jsonl").write_text(
+        '{"id": "a", "text": "The lamp of Orrin was lit in 1701."}\n'
+        '{"id": "b", "text": "broken\n'
+        '{"id": "c", "text": "The mill of Orrin was built in 1788."}\n',
+        encoding="utf-8",
+    )
+    result = CliRunner().invoke(
+        app, ["ingest", str(docs), "--data-dir", str(tmp_path / "data")], terminal_width=200
+    )
+    assert result.exit_code == 3, result.output  # something was left out
+    said = " ".join(result.output.split())
+    assert "left out" in said and "records.jsonl:2: invalid JSON" in said
+    assert "2 chunks added" in said

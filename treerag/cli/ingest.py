@@ -62,7 +62,7 @@ def ingest_command(
 
     Every file named or found is either ingested or reported with the reason it was not
     (unsupported format, unreadable, empty, binary, duplicate content is noted); the exit
-    code is 3 when anything was skipped.
+    code is 3 when anything was skipped (a file, or a JSONL line that is not a record).
     """
     from treerag.ingest.indexer import ingest
     from treerag.ingest.loaders import JsonFields
@@ -96,7 +96,7 @@ def ingest_command(
             highlight=False,
         )
         raise typer.Exit(130)
-    if report.skipped:
+    if report.skipped or report.left_out:
         raise typer.Exit(3)
 
 
@@ -122,6 +122,8 @@ def _print_report(report) -> None:
     console.print(table)
     for f in report.skipped:
         err_console.print(f"[red]skipped[/] {f.reason}", highlight=False)
+    for part in report.left_out:
+        err_console.print(f"[yellow]left out[/] {part}; the file's other records went in")
     for f in report.duplicates:
         said = f"[cyan]duplicate[/] {_short(f.path)}: {f.reason}, stored once"
         console.print(said, highlight=False)

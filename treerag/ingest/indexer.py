@@ -40,6 +40,9 @@ class FileResult:
     added: int = 0
     removed: int = 0
     reason: str = ""
+    left_out: list[str] = field(default_factory=list)
+    """Parts of the file that could not be read and were left out (a JSONL line), each
+    with where it is and why; the rest of the file went in."""
 
 
 @dataclass
@@ -63,6 +66,11 @@ class IngestReport:
     def skipped(self) -> list[FileResult]:
         """Files that could not be ingested."""
         return [f for f in self.files if f.status == "skipped"]
+
+    @property
+    def left_out(self) -> list[str]:
+        """Parts of ingested files that were left out, each said with where it is."""
+        return [part for f in self.files for part in f.left_out]
 
     @property
     def duplicates(self) -> list[FileResult]:
@@ -188,8 +196,9 @@ def _ingest_file(
             f"{path.name} is large ({size / 1e6:.1f} MB, about {size // ctx.chunk_size:,} "
             "chunks): reading, embedding and writing it takes a while"
         )
+    left_out: list[str] = []
     try:
-        sections = load(path, json_fields)
+        sections = load(path, json_fields, left_out)
         chunks = split_sections(sections, ctx.chunk_size, ctx.chunk_overlap)
     except LoadError as exc:
         report.files.append(FileResult(str(path), "skipped", reason=str(exc)))
@@ -211,7 +220,9 @@ def _ingest_file(
     writer.add(fresh)
     writer.delete(stale)
     status = "added" if not old else ("updated" if fresh or stale else "unchanged")
-    report.files.append(FileResult(str(path), status, len(chunks), len(fresh), len(stale)))
+    report.files.append(
+        FileResult(str(path), status, len(chunks), len(fresh), len(stale), left_out=left_out)
+    )
 
 
 def text_hash(texts: Iterable[str]) -> str:

@@ -83,14 +83,23 @@ def discover(
     return found
 
 
-def load(path: Path, json_fields: JsonFields | None = None) -> list[Section]:
-    """Load one file into sections; raise LoadError for unreadable, binary or empty files."""
+def load(
+    path: Path, json_fields: JsonFields | None = None, problems: list[str] | None = None
+) -> list[Section]:
+    """Load one file into sections; raise LoadError for unreadable, binary or empty files.
+
+    A JSONL file keeps its good records: each line that is not a record is left out and said
+    in `problems` ("file:line: invalid JSON (…)"); the file fails only when no line is good.
+    """
     suffix = path.suffix.lower()
     source = path.as_posix()
     if suffix == ".pdf":
         sections = list(_load_pdf(path, source))
     elif suffix in (".json", ".jsonl"):
-        sections = list(_load_json(path, source, json_fields or JsonFields()))
+        bad: list[str] = [] if problems is None else problems
+        sections = list(_load_json(path, source, json_fields or JsonFields(), bad))
+        if not sections and bad:
+            raise LoadError(bad[0])
     elif suffix in CONVERTED:
         sections = _load_converted(path, source, suffix)
     else:
@@ -185,7 +194,7 @@ def _load_pdf(path: Path, source: str) -> Iterator[Section]:
         yield Section(source, title, text, "text", {"page": number})
 
 
-def _load_json(path: Path, source: str, keys: JsonFields) -> Iterator[Section]:
+def _load_json(path: Path, source: str, keys: JsonFields, problems: list[str]) -> Iterator[Section]:
     text = _read_text(path)
     if path.suffix.lower() == ".jsonl":
         records = []
@@ -195,9 +204,8 @@ def _load_json(path: Path, source: str, keys: JsonFields) -> Iterator[Section]:
             try:
                 records.append((lineno, json.loads(line)))
             except json.JSONDecodeError as exc:
-                raise LoadError(
-                    f"{path}:{lineno}: invalid JSON ({where_broken(exc, lineno - 1)})"
-                ) from exc
+                # One broken line costs its record, not the file's others.
+                problems.append(f"{path}:{lineno}: invalid JSON ({where_broken(exc, lineno - 1)})")
     else:
         try:
             data = json.loads(text)

@@ -166,6 +166,35 @@ def _zh_names(run: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_PLACE_SUFFIX = re.compile(r"[镇鎮村县縣市省州区區乡鄉岛島城港湾灣湖江河山寺庙廟桥橋]")
+COMMON_WORD_FREQ = 100
+"""A word jieba's dictionary counts at least this often is a common word ("城镇", "中国")."""
+
+
+def proper(name: str) -> bool:
+    """Whether a name found in a question is a proper name, not a run of common words.
+
+    Latin capitalised runs are. A Chinese one is when a word of it is rare or unknown to
+    jieba's dictionary (潮声, 林秋雁, 伦尼), or jieba cut an unknown word into single
+    characters (鹤/烟 of 鹤烟灯塔): "中国城镇", "小镇", "芯片首席设计师", all common words,
+    are not, whatever part-of-speech jieba gives them.
+    """
+    if not _CJK.search(name):
+        return True
+    from treerag.segment import jieba
+
+    freq = jieba().dt.FREQ
+    words = [w for w in jieba().lcut(name) if _CJK.match(w)]
+    if len(words) > 1 and _PLACE_SUFFIX.fullmatch(words[-1]):
+        return True  # 青石 + 镇: a word and a place's suffix name one place
+    singles = 0
+    for word in words:
+        singles = singles + 1 if len(word) == 1 else 0
+        if singles >= 2 or (len(word) > 1 and freq.get(word, 0) < COMMON_WORD_FREQ):
+            return True
+    return False
+
+
 def names(text: str) -> list[str]:
     """Name-like spans in order of appearance: capitalised word runs and Chinese proper nouns."""
     text = unicodedata.normalize("NFKC", text)

@@ -39,8 +39,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from treerag.reasoning.named import names_in, names_title
-from treerag.reasoning.questions import asks_several, names, slot
+from treerag.reasoning.named import MIN_NAME_CHARS, names_in, names_title
+from treerag.reasoning.questions import asks_several, names, proper, slot
 from treerag.reasoning.text import (
     EN_STOP,
     blocks,
@@ -143,9 +143,16 @@ def read_question(question: str) -> QuestionReading:
 
     folded = fold(question)
     cased = fold_cased(question)
+    quoted = set(re.findall(r"[《「“\"]([^》」”\"]+)[》」”\"]", cased))
     found = tuple(
         dict.fromkeys(
-            canonical(n) for n in names(cased) if canonical(n) and not _ASKING.search(fold(n))
+            canonical(n)
+            for n in names(cased)
+            if canonical(n)
+            and not _ASKING.search(fold(n))
+            and (n in quoted or proper(n))
+            # what `names_in` can find: "GDP" is too short to tell from a word, a term then
+            and len(canonical(n)) >= MIN_NAME_CHARS["cjk" if _CJK.search(n) else "latin"]
         )
     )
     terms = tuple(content_terms(folded))
