@@ -54,8 +54,13 @@ bench: install install-local
 demo: install-demo
 	$(BIN)/treerag demo
 
+# From the data dir: `langgraph dev` keeps its threads and runs in `.langgraph_api/` of the
+# folder it starts in, so each data dir keeps its own conversations.
+DATA_DIR ?= $(or $(TREERAG_DATA_DIR),data)
 serve: install-demo install-serve
-	$(BIN)/langgraph dev --no-browser
+	mkdir -p $(DATA_DIR)
+	cd $(DATA_DIR) && TREERAG_DATA_DIR=$(abspath $(DATA_DIR)) $(abspath $(BIN))/langgraph dev \
+		--no-browser --no-reload --config $(CURDIR)/langgraph.json
 
 clean:
 	rm -rf $(VENV) data

@@ -35,13 +35,19 @@ def data_copy(sample_data, tmp_path) -> Path:
 
 
 @pytest.fixture(scope="session")
-def server_url(sample_data, tmp_path_factory) -> Iterator[str]:
+def server_data(sample_data, tmp_path_factory) -> Path:
+    """The data directory the session's server serves (and starts in)."""
+    return copy_data(sample_data, tmp_path_factory.mktemp("server") / "data")
+
+
+@pytest.fixture(scope="session")
+def server_url(server_data) -> Iterator[str]:
     """Base URL of a `langgraph dev` server on 127.0.0.1 serving langgraph.json.
 
-    It runs as the README says after `make demo`: no `--allow-blocking`, data in `./data`.
+    It runs as `make serve` runs it after `make demo`: no `--allow-blocking`, started in the
+    data directory.
     """
-    data = copy_data(sample_data, tmp_path_factory.mktemp("server") / "data")
-    with langgraph_server(data, relative_data=True) as url:
+    with langgraph_server(server_data) as url:
         yield url
 
 

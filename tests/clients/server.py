@@ -5,9 +5,10 @@ process, so no Milvus Lite handle stays open in the test process), `copy_data(sr
 each process its own copy (Milvus Lite opens a data file from one process only), and
 `langgraph_server(data_dir)` runs the server and yields its base URL.
 
-The in-memory server keeps its state in `.langgraph_api/` under its working directory. To
-keep the repository clean, the server runs in a temporary directory that links to the
-repository's files; `langgraph.json`'s relative paths resolve there exactly as in the repo.
+The in-memory server keeps its state in `.langgraph_api/` under its working directory: the
+server runs in the data directory, as `make serve` runs it, so a data dir's conversations
+stay with it. `langgraph.json` names the graphs, the page and the auth by module, so it
+serves from any working directory.
 """
 
 from __future__ import annotations
@@ -161,9 +162,13 @@ def langgraph_server(
     the working directory, a call `langgraph dev` refuses on its event loop).
     """
     with tempfile.TemporaryDirectory(prefix="treerag-server-") as tmp:
-        workdir = _workdir(repo, Path(tmp) / "app")
         env = offline_env(data_dir, **(env_extra or {}))
+        # As `make serve` runs it: from the data directory, which then holds the server's
+        # own state (`.langgraph_api/`: threads, runs) beside treerag's.
+        workdir = Path(data_dir).resolve()
+        workdir.mkdir(parents=True, exist_ok=True)
         if relative_data:
+            workdir = _workdir(repo, Path(tmp) / "app")
             (workdir / "data").symlink_to(Path(data_dir).resolve())
             env["TREERAG_DATA_DIR"] = "data"
         log = Path(tmp) / "server.log"
@@ -182,7 +187,7 @@ def langgraph_server(
             "--n-jobs-per-worker",
             "10",
             "--config",
-            str(workdir / "langgraph.json"),
+            str(repo / "langgraph.json"),
             *extra_args,
         ]
         with log.open("wb") as out:

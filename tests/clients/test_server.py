@@ -142,3 +142,18 @@ async def test_rag_graph_answers_through_the_server(server_url):
     assert output["answer"] and output["citations"]
     assert output["evidence"] and {"chunk_id", "title", "score"} <= set(output["evidence"][0])
     assert "Tidewrights" in output["answer"]
+
+
+async def test_the_server_keeps_its_threads_in_the_data_dir(server_url, server_data):
+    from tests.clients.server import REPO
+
+    client = get_client(url=server_url)
+    thread = await client.threads.create()
+    await client.runs.wait(
+        thread["thread_id"], "rag", input={"question": "Who founded Quillhaven?"}
+    )
+    # Started in the data dir (as `make serve` starts it): its threads and runs are there,
+    # never in the folder of the checkout.
+    state = server_data / ".langgraph_api"
+    assert state.is_dir() and any(state.iterdir())
+    assert not (REPO / ".langgraph_api").exists()

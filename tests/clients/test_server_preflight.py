@@ -205,6 +205,7 @@ HUMAN = "human"
         ("chat", {"messages": [{"type": HUMAN, "content": LONG}]}, {}, "over the limit of 4,000"),
         ("chat", {"messages": []}, {}, "the messages hold no question"),
         ("chat", {"question": QUESTION}, {}, "the chat graph's input has no messages"),
+        ("rag", None, {}, "the run has no input: send"),
     ],
     ids=[
         "empty",
@@ -218,6 +219,7 @@ HUMAN = "human"
         "chat-too-long",
         "chat-no-human",
         "chat-no-messages",
+        "no-input",
     ],
 )
 async def test_a_bad_input_is_refused_with_422_and_nothing_recorded(

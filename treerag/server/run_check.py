@@ -16,7 +16,8 @@ that is, rather than dropped in silence; keys LangGraph itself puts there pass.
 
 The run's input is checked as `treerag ask` checks its argument (`treerag.preflight.
 check_question`): the `rag` graph's `question`, the `chat` graph's last human message. A run
-with no input (resuming a thread from its last checkpoint) brings no new question.
+with no input is refused too: neither graph stops midway to be resumed, so a run without a
+question has nothing to do (the server would record it as failed with `EmptyInputError`).
 """
 
 from __future__ import annotations
@@ -45,9 +46,6 @@ GRAPH_ASSISTANTS = {str(uuid5(NAMESPACE_GRAPH, g)): g for g in ("rag", "chat")}
 SERVER_KEYS = frozenset({"thread_id", "run_id", "assistant_id", "graph_id", "user_id", "cron_id"})
 """Context keys that are no treerag setting but LangGraph's (a client may copy them from a
 config's `configurable`); with those starting "langgraph_", "checkpoint" or "__" they pass."""
-
-NO_QUESTION = object()
-"""A run that brings no new question (no input: it resumes its thread's last checkpoint)."""
 
 _JSON_TYPES: dict[Any, tuple[type, ...]] = {
     str: (str,),
@@ -90,7 +88,7 @@ def _server_key(name: str) -> bool:
 
 
 def run_question(assistant_id: Any, run_input: Any) -> Any:
-    """The question a run's input asks (not yet checked), or NO_QUESTION for no input.
+    """The question a run's input asks (not yet checked).
 
     Args:
         assistant_id: The run's assistant: a served graph's (its name or uuid5) says which
@@ -98,10 +96,9 @@ def run_question(assistant_id: Any, run_input: Any) -> Any:
         run_input: The request's `input`.
 
     Raises:
-        QuestionError: the input is no JSON object, or lacks the graph's question.
+        QuestionError: no input, an input that is no JSON object, or one that lacks the
+            graph's question.
     """
-    if run_input is None:
-        return NO_QUESTION
     graph = GRAPH_ASSISTANTS.get(str(assistant_id), str(assistant_id))
     if graph not in ("rag", "chat"):
         graph = "chat" if isinstance(run_input, dict) and "messages" in run_input else "rag"
@@ -111,6 +108,8 @@ def run_question(assistant_id: Any, run_input: Any) -> Any:
         else '{"question": "…"}'
     )
     key = "messages" if graph == "chat" else "question"
+    if run_input is None:
+        raise QuestionError(f"the run has no input: send {example}")
     if not isinstance(run_input, dict) or key not in run_input:
         raise QuestionError(f"the {graph} graph's input has no {key}: send {example}")
     if graph == "chat":
@@ -118,17 +117,14 @@ def run_question(assistant_id: Any, run_input: Any) -> Any:
     return run_input["question"]
 
 
-def refusal(
-    context: dict[str, Any], identity: Identity | None, question: Any = NO_QUESTION
-) -> str | None:
+def refusal(context: dict[str, Any], identity: Identity | None, question: Any) -> str | None:
     """The reason a run with this request `context` and question must not start, or None.
 
     Blocking (building the settings looks at the data directory).
     """
     try:
         ctx = run_context(context, identity)
-        if question is not NO_QUESTION:
-            check_question(question, ctx)
+        check_question(question, ctx)
         check_run(ctx)
     except QuestionError as exc:
         return f"the run was not started: {exc}"
