@@ -8,6 +8,9 @@ Public API (stable names for applications and supervisor agents):
 - `Context`: run settings (explicit > TREERAG_* env > default).
 - `rag_builder()` / `chat_builder()`: the uncompiled graphs, to compile with your own
   checkpointer or to add as subgraph nodes.
+- `as_retriever(ctx=None, structured=False)`: treerag's retrieval as a LangChain
+  `BaseRetriever`; `as_vector_store(ctx=None)`: the chunk collection as a
+  `langchain_milvus.Milvus` store for dense search (`treerag.retrievers.as_langchain`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,16 @@ from typing import Any
 
 from treerag.context import Context
 
-__all__ = ["Context", "ask", "chat_builder", "rag_builder", "runs", "tree"]
+__all__ = [
+    "Context",
+    "as_retriever",
+    "as_vector_store",
+    "ask",
+    "chat_builder",
+    "rag_builder",
+    "runs",
+    "tree",
+]
 
 
 def rag_builder() -> Any:
@@ -39,4 +51,8 @@ def __getattr__(name: str) -> Any:
         from treerag import api
 
         return getattr(api, name)
+    if name in ("as_retriever", "as_vector_store"):
+        from treerag.retrievers import as_langchain
+
+        return getattr(as_langchain, name)
     raise AttributeError(name)

@@ -202,7 +202,7 @@ class Context:
     )
     prompt_overrides: dict = _setting(
         {},
-        "Prompt templates of the chat-model reasoner replaced by name: judge, answer, condense, keyword, extraction.",
+        "Prompt templates of the chat-model reasoner replaced by name: judge, answer, condense, pick_branch, dedup, link, disambiguate, reorganize, extraction (another name is refused).",
     )
 
     def __post_init__(self) -> None:

@@ -24,6 +24,7 @@ class QuestionError(ValueError):
 
 AT_LEAST_ONE = (
     "top_k",
+    "subrun_top_k",
     "chunk_size",
     "hybrid_candidates",
     "rerank_candidates",
@@ -50,6 +51,7 @@ def check_bounds(ctx: Context, models: bool = False) -> None:
     `treerag search` uses it without models: it needs no chat model.
     """
     from treerag.models import check_model_settings
+    from treerag.prompts import DEFAULTS
 
     problems = [
         f"{_var(name)}={getattr(ctx, name)} must be at least 1"
@@ -63,8 +65,15 @@ def check_bounds(ctx: Context, models: bool = False) -> None:
         )
     if not 0 <= ctx.dense_weight <= 1:
         problems.append(f"{_var('dense_weight')}={ctx.dense_weight} must lie in [0, 1]")
-    if ctx.llm_timeout_s <= 0:
-        problems.append(f"{_var('llm_timeout_s')}={ctx.llm_timeout_s} must be positive")
+    for name in ("llm_timeout_s", "run_timeout_s"):
+        if getattr(ctx, name) <= 0:
+            problems.append(f"{_var(name)}={getattr(ctx, name)} must be positive")
+    unknown = sorted(set(ctx.prompt_overrides) - set(DEFAULTS))
+    if unknown:
+        problems.append(
+            f"{_var('prompt_overrides')} names no prompt {', '.join(map(repr, unknown))} "
+            f"(the prompts: {', '.join(sorted(DEFAULTS))})"
+        )
     try:
         if models:
             check_model_settings(ctx)

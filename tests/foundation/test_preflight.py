@@ -80,3 +80,12 @@ def test_models_that_need_no_key_pass_without_one(monkeypatch) -> None:  # type:
     for chat in ("local", "local:qwen2.5-coder-1.5b"):
         for embedder in ("minilm", "use-m3", "e5-small"):
             check_run(Context(chat_model=chat, embedding_model=embedder))
+
+
+def test_an_unknown_prompt_override_is_a_settings_error(tmp_path):
+    from treerag.context import SettingsError
+    from treerag.preflight import check_run
+
+    with pytest.raises(SettingsError, match=r"names no prompt 'keyword' \(the prompts: answer"):
+        check_run(Context(data_dir=str(tmp_path), prompt_overrides={"keyword": "x"}))
+    check_run(Context(data_dir=str(tmp_path), prompt_overrides={"judge": "x {question}"}))
