@@ -27,13 +27,12 @@ from tests.clients.web_support import (
 
 pytestmark = pytest.mark.slow
 
-# Three hops (the ship, its builder, the builder's seat): no chunk answers it whole, so the
-# offline tree recurses to depth 2 (a sub-tree the page collapses).
-# Three hops on the sample corpus (Hall of the Accord -> the guild that glazed it -> its seat):
-# the offline tree reaches depth 2 on it, the same tree every time.
-# Three hops over the sample corpus: its offline tree reaches depth 2 (a collapsed sub-tree).
+# Three hops over the sample corpus (the Varunhal signatory of the Accord, his ship, the guild
+# that built it): no chunk answers it whole, so the offline tree recurses to depth 2 (a
+# sub-tree the page collapses), the same tree every time.
 MULTI_HOP = (
-    "Where was the founder of the guild that glazed the windows of the Hall of the Accord born?"
+    "Which guild built the ship commanded by the man who signed the Accord of Quillhaven on "
+    "behalf of Varunhal?"
 )
 SCORE_1_RGB = "rgb(178, 106, 0)"  # --s1 in style.css
 MARKUP_QUESTION = "What notice did the lamplighter Ysolde Marrick post in Velmora?"
@@ -155,7 +154,7 @@ def test_ask_streams_the_answer_and_draws_a_readable_tree(page, web_server):
     growth = page.evaluate("window.__answerGrowth")
     assert len(growth) == tokens and growth == sorted(set(growth))
     answer = page.locator(".msg.ai .answer")
-    assert "Hall of the Accord" in answer.inner_text() and growth[0] < growth[-1]
+    assert "Varunhal" in answer.inner_text() and growth[0] < growth[-1]
     # The finished answer is rendered markdown: paragraphs, citation buttons.
     assert answer.locator("p").count() >= 1 and answer.locator(".cite").count() >= 1
 

@@ -120,3 +120,45 @@ def test_question_words_ask_and_do_not_relate():
     assert read_question("滬寧鐵路在哪一年的時候開始動工?").kind == "time"
     assert read_question("潮聲樂團的首任指揮出生在哪裡？").kind == "place"
     assert "时候" not in read_question("沪宁铁路在哪一年的时候开始动工").relation
+
+
+def test_a_number_the_question_gives_must_be_in_the_chunk():
+    # Another year's box office does not answer this year's question.
+    text = "《流浪地球2》成为今年春节档新片上映首日票房冠军，单日票房4亿元。"
+    assert answering("2022年春节档首日票房冠军是哪部电影？", "", text) is None
+    assert answering("2023年春节档首日票房冠军是哪部电影？", "", "2023年" + text) is not None
+
+
+def test_a_quantity_needs_the_whole_relation_and_is_no_date():
+    revenue = "4月27日，长安汽车披露2021年年度报告，公司营业收入1051.41亿元，同比增长24.33%。"
+    assert answering("长安汽车2021年销量同比增长多少？", "", revenue) is None
+    said = "12月10日，记者获悉，河南2021年全年粮食总产量为1308.84亿斤。"
+    found = answering("河南2021年的粮食总产量是多少？", "", said)
+    assert found is not None and found.filler.startswith("1308.84")  # not 12 of 12月10日
+
+
+def test_a_quantity_may_leave_the_chunk_s_scope_to_the_chunk():
+    question = "2021年中国城镇新增就业了多少人"
+    text = (
+        "1月17日，国家统计局发布2021年中国经济数据。数据显示，就业形势总体稳定。"
+        "全年城镇新增就业1269万人，比上年增加83万人。"
+    )
+    found = answering(question, "", text)
+    assert found is not None and found.filler == "1269" and found.sentence.startswith("全年")
+    # Without the scope anywhere in the chunk it does not answer; nor does another relation.
+    assert answering(question, "", text.replace("2021年中国", "")) is None
+    revenue = "长安汽车披露2021年年度报告。公司营业收入1051.41亿元，同比增长24.33%。"
+    assert answering("长安汽车2021年销量同比增长多少？", "", revenue) is None
+    # The sentence with the whole relation comes before one that leans on the chunk.
+    both = "长安汽车2021年年报：销量增长10%。长安汽车2021年营业收入同比增长24.33%。"
+    found = answering("长安汽车2021年营业收入同比增长多少？", "", both)
+    assert found is not None and found.filler.startswith("24.33")
+
+
+def test_a_sentence_that_answers_alone_comes_before_a_chain():
+    text = (
+        "特斯拉发布数据。交付量为17147辆，同比增长46%。"
+        "从全年来看，特斯拉2022年产量达到136万辆，交付量达131万辆。"
+    )
+    found = answering("2022年特斯拉交付量是多少？", "", text)
+    assert found is not None and found.sentence.startswith("从全年来看") and not found.bridge

@@ -132,7 +132,8 @@ def held_bridge(question: str, chunk: ChunkRecord, chunks: list[ChunkRecord]) ->
     """
     followup = chunk.get("followup", "")
     for other in chunks:
-        if other is chunk or other.get("score", 0) <= 0:
+        # Another document: a section of the chunk's own is no bridge it holds.
+        if other.get("source") == chunk.get("source") or other.get("score", 0) <= 0:
             continue
         for subject in subjects(other.get("title", ""), other.get("text", "")):
             if names_title(followup, subject) and not names_title(question, subject):

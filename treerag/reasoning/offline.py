@@ -49,10 +49,12 @@ from treerag.reasoning.questions import (
     resolve_pronoun,
     slot,
     statement,
+    type_word,
 )
 from treerag.reasoning.questions import followup as build_followup
 from treerag.reasoning.reading import (
     answering,
+    described,
     fold,
     names_kind,
     names_subject,
@@ -124,6 +126,12 @@ def _followup(question: str, f: Features) -> str:
     Traditional question as Traditional, so the follow-up reads as one script.
     """
     entity, sentence = bridge(question, f.bridging, f.chunk_terms)
+    # "The guild glazed the windows…" in the Emberglass Guild's document: the question's
+    # description ("the guild that glazed…") is the document's subject, the bridge.
+    kind = type_word(question, f.chunk_terms)
+    if sentence and f.subject and not names_title(question, f.subject):
+        if described(sentence, kind, f.subject):
+            entity = f.subject
     reading = read_question(question)
     if not reading.several and names_kind(entity, reading.head):
         return ""  # "Guild of Tidewrights" for "Which guild…?": an answer, not a bridge
@@ -131,17 +139,29 @@ def _followup(question: str, f: Features) -> str:
     if script != "en":
         entity = in_script(entity, script)
     # What the sentence naming the bridge says (with the chunk's subject, whom it is about)
-    # is the part of the question the chunk answers; the rest is the follow-up's.
-    covered = text_stems(fold(f"{f.subject} {sentence}")) if sentence else f.chunk_terms
-    return build_followup(question, covered, entity, f.named)
+    # is the part of the question the chunk answers, the rest is the follow-up's: "出生"
+    # elsewhere in 林秋雁's document (her own birth) does not answer where the painter she
+    # wrote with was born. When that sentence says too little to frame a question ("born in
+    # Marrowgate" for "the town where the captain of the Saltwren was born"), the whole
+    # chunk's terms do.
+    if sentence:
+        said = build_followup(
+            question, text_stems(fold(f"{f.subject} {sentence}")), entity, f.named
+        )
+        if said:
+            return said
+    return build_followup(question, f.chunk_terms, entity, f.named)
 
 
 CARRIES_RELATION = 0.5
-"""Share of a question's relation a quoted sentence without its entity must hold."""
+"""Share of a question's relation a quoted sentence without its entity must hold…"""
+CARRIES_TERMS = 2
+"""…or this many of its terms ("launch" and "plan" of "What is the launch plan's code name?
+QMARK-61"): one shared word ("built" of "What was built in 1788?") is padding."""
 
 
 def _carries(question: str, sentence: str) -> bool:
-    """Whether a sentence carries the question: names its entity, or holds half its relation.
+    """Whether a sentence carries the question: names its entity, or holds enough relation.
 
     A sentence sharing one word with the question ("…展示新烧制的器物" for "…由哪个行会烧制")
     is padding, not an answer.
@@ -151,7 +171,11 @@ def _carries(question: str, sentence: str) -> bool:
     reading = read_question(question)
     if any(names_in(e, canonical(sentence)) for e in reading.entities):
         return True
-    return bool(reading.relation) and relation_share(reading, fold(sentence)) >= CARRIES_RELATION
+    if not reading.relation:
+        return False
+    folded = fold(sentence)
+    held = sum(present(t, folded, text_stems(folded)) for t in reading.relation)
+    return held >= CARRIES_TERMS or relation_share(reading, folded) >= CARRIES_RELATION
 
 
 def spoken(quote: Quote, question: str) -> str:
@@ -301,7 +325,7 @@ class OfflineReasoner:
             best=[sents[i] for i in order[:3]],
             bridging=[sents[i] for i in bridging],
             named=named_entity(question, title, text),
-            subject=" ".join(subjects(title, text)),
+            subject=next(iter(subjects(title, text)), ""),
             answer=answer.sentence if answer else "",
         )
 

@@ -27,7 +27,10 @@ from treerag.reasoning.text import EN_STOP, content_terms, is_zh_stop, normalize
 NEAR_DUPLICATE_JACCARD = 0.6
 
 _CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[A-Za-z][A-Za-z'\-]*|\d+")
+_WORD = re.compile(
+    r"[\u3400-\u9fff\uf900-\ufaff]+|[A-Za-z][A-Za-z'\-]*(?:(?<=-)[A-Za-z\d\-]+)?|\d+"
+)
+"""A run of Chinese, a Latin word (a code such as ZEBRA-ACME-4471 whole), or a number."""
 _CLAUSE = re.compile(
     r",\s*(?:and|but|while)\s+|;\s*|\s+and\s+(?=(?:in\s+|from\s+|at\s+)?"
     r"(?:which|what|who|whom|whose|where|when|how)\b)|[，；]\s*|并且|而且|以及|同时",
@@ -238,7 +241,7 @@ def names(text: str) -> list[str]:
     return list(out)
 
 
-def _type_word(question: str, covered: set[str]) -> str:
+def type_word(question: str, covered: set[str]) -> str:
     """The common noun that describes the bridge: the first covered lower-case question term.
 
     In "Which guild built the ship captained by Aldous Brennick?" a chunk about Brennick
@@ -268,7 +271,7 @@ def bridge(question: str, best: list[str], covered: set[str] | None = None) -> t
     """The entity the chunk adds, and the sentence naming it: a name the question lacks.
 
     Among the chunk's best sentences (in the order given) the first that says the bridge's
-    type word (`_type_word`) is used, else the first with a new name; in it, the new name
+    type word (`type_word`) is used, else the first with a new name; in it, the new name
     nearest to that word (or to any question term). Compared in the canonical script, so a
     Traditional question finds its type word in a Simplified document. ("", "") when none.
     """
@@ -278,7 +281,7 @@ def bridge(question: str, best: list[str], covered: set[str] | None = None) -> t
         return to_simplified(unicodedata.normalize("NFKC", text)).lower()
 
     asked = {folded(t) for t in content_terms(question)}
-    kind = folded(_type_word(question, covered or set()))
+    kind = folded(type_word(question, covered or set()))
     choice: tuple[bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
         fresh = [n for n in names(sentence) if not {folded(t) for t in content_terms(n)} <= asked]
@@ -504,7 +507,15 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         span = _covered_span(clause, spans, covered) or _titled_span(clause, title)
         if span is None:
             ref = _REFERENCE.search(clause)
-            span = (ref.start(), ref.end()) if ref else None
+            # "that guild" stands for a guild the chunk names; "that built" is a relative
+            # clause, no reference to the bridge.
+            noun = (
+                re.sub(r"^(?:that|this|the same|these|those)\s+", "", ref.group(), flags=re.I)
+                if ref
+                else ""
+            )
+            if ref and (noun == ref.group() or noun.lower() in covered):
+                span = (ref.start(), ref.end())
         if span is None:
             return ""
         outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]

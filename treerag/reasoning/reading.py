@@ -81,6 +81,8 @@ _MONTH = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b"
 )
+_DATE = re.compile(r"\d{1,4}(?=\s*[年月日号])")
+"""A number that is part of a date (12月10日, 2021年): a count question does not ask it."""
 _NUMBER = re.compile(
     r"\d[\d,.]*\s*%?|[零一二三四五六七八九十百千万亿两]+[个人名位座次岁年件场辆亿万]"
 )
@@ -133,7 +135,14 @@ class QuestionReading:
         """
         words = {t for n in named for t in content_terms(n)}
         kept = tuple(t for t in self.candidates if t not in words)
-        return replace(self, relation=kept)
+        if _CJK.search(self.folded) and named:
+            # Segmented without the names: jieba reads "青岩镇有哪条河" as 青岩/镇有/哪条.
+            blank = self.folded
+            for name in sorted((fold(n) for n in named), key=len, reverse=True):
+                blank = blank.replace(name, " " * len(name))
+            kept = tuple(t for t in _relation_terms(blank, self.head) if t not in words)
+        head_free = tuple(t for t in kept if not self.head or self.head not in t)
+        return replace(self, relation=kept, asked=_asked_term(self.folded, head_free) or "")
 
 
 @lru_cache(maxsize=2048)
@@ -158,13 +167,7 @@ def read_question(question: str) -> QuestionReading:
     terms = tuple(content_terms(folded))
     named_terms = {t for n in found for t in content_terms(n)}
     head = _head(folded, cased)
-    candidates = tuple(
-        t
-        for t in terms
-        if t not in ANSWER_KIND_WORDS
-        and not _ASKING.match(t)
-        and (not head or stem(t) != stem(head))
-    )
+    candidates = _relation_terms(folded, head)
     relation = tuple(t for t in candidates if t not in named_terms)
     return QuestionReading(
         folded=folded,
@@ -175,7 +178,8 @@ def read_question(question: str) -> QuestionReading:
         candidates=candidates,
         head=head,
         several=asks_several(question),
-        asked=_asked_term(folded, relation),
+        # The asked-for noun (电影 of 哪部电影) says the answer's kind, not its relation.
+        asked=_asked_term(folded, tuple(t for t in relation if not head or head not in t)),
     )
 
 
@@ -183,6 +187,17 @@ _AUXILIARY = re.compile(
     r"\s*(?:[a-z\-]+\s+){0,2}(?:is|are|was|were|did|does|do|has|have|had|will|can)\b"
 )
 """An auxiliary right after the question word (and its noun): "Where was…", "What year did…"."""
+
+
+def _relation_terms(folded: str, head: str) -> tuple[str, ...]:
+    """A question's content terms that can be relation: not answer-kind nor asking words."""
+    return tuple(
+        t
+        for t in content_terms(folded)
+        if t not in ANSWER_KIND_WORDS
+        and not _ASKING.match(t)
+        and (not head or stem(t) != stem(head))
+    )
 
 
 def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
@@ -397,7 +412,15 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
         dates = [m.group() for m in (*_YEAR.finditer(folded), *_MONTH.finditer(folded))]
         return next((d for d in dates if d not in asked), "")
     if reading.kind == "number":
-        return next((m.group() for m in _NUMBER.finditer(folded) if m.group() not in asked), "")
+        in_dates = {m.start() for m in _DATE.finditer(folded)}
+        return next(
+            (
+                m.group()
+                for m in _NUMBER.finditer(folded)
+                if m.group() not in asked and m.start() not in in_dates
+            ),
+            "",
+        )
     if reading.head and not _CJK.search(reading.head) and stem(reading.head) not in folded:
         return ""
     asked_terms = set(reading.terms)
@@ -422,60 +445,150 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
 
 
 def answering(question: str, title: str, text: str) -> Answering | None:
-    """The first sentence of a chunk that answers the question (rules at the top), or None.
+    """The sentence of a chunk that answers the question (rules at the top), or None.
 
-    A chunk can also hold a short chain: a sentence naming the question's entity that
-    describes the chunk's subject the way the question does ("潮聲樂團…由陳慕言創辦" for
-    "陳慕言創辦的樂團"), and another about that subject with the rest of the relation and
-    the answer ("樂團的首任指揮是許若蘭"). The pair answers when together they hold the
-    relation and the naming sentence adds some of it; the naming sentence is the bridge.
+    A sentence that answers alone comes first. A chunk can also hold a short chain: a
+    sentence naming the question's entity that describes the chunk's subject the way the
+    question does ("潮聲樂團…由陳慕言創辦" for "陳慕言創辦的樂團"), and another about that
+    subject with the rest of the relation and the answer ("樂團的首任指揮是許若蘭"). The
+    pair answers when together they hold the relation and the naming sentence adds some of
+    it; the naming sentence is the bridge. A number the question gives (a year) must be in
+    the chunk: "今年春节档" of another year does not answer "2022年春节档…".
+
+    A quantity needs the whole relation in its sentence, the question's numbers aside (the
+    chunk holds them). Failing that, a last pass takes a sentence holding most of it when the
+    chunk holds the rest: "全年城镇新增就业1269万人" in a chunk about 2021年中国经济数据
+    answers "2021年中国城镇新增就业了多少人".
     """
     reading = read_question(question)
     if reading.kind == "yesno" or reading.several:
         return None
-    from treerag.keyword_tree.normalize import canonical
-
-    subject = names_subject(question, title, text)
-    own = next(iter(subjects(title, text)), "")
-    said = statements(text)
-    naming = [s for s in said if any(names_in(e, canonical(s)) for e in reading.entities)]
-    # "the lighthouse" after "Heyan Lighthouse", "Varga" after "Ilse Varga": the chunk names
-    # the entity, then refers to it by its last word.
-    named = [e for e in reading.entities if any(names_in(e, canonical(s)) for s in said)]
-    again = [w for e in named if (w := _last_word(e))]
-    reading = reading.relation_in([*named, *([fold(subject)] if subject else [])])
-    if reading.kind != "yesno" and reading.entities and not (named or subject):
-        return None  # the question names someone; this chunk names none of them
-    for sentence in said:
-        folded = fold(sentence)
-        share = relation_share(reading, folded)
-        about = (
-            not reading.entities
-            or bool(subject)
-            or sentence in naming
-            or any(names_in(w, canonical(sentence)) for w in again)
-        )
-        bridges = [""] if about else [b for b in naming if b != sentence]
-        by_pronoun = pronoun_led(sentence) or described(sentence, reading.head, own)
-        led = own if by_pronoun and not subject else ""
-        if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
-            led = ""  # "Its water mill…": the subject owns the answer, it is not it
-        found = filler(reading, sentence, led)
-        if not found:
-            continue
-        # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
-        # says the relation itself: "Port Veyra lies on the Salt River" answers which river
-        # flows through it.
-        kind_named = bool(reading.head) and names_kind(found, reading.head)
-        needed = 0.0 if kind_named else RELATION_SHARE
-        if not kind_named and not _asks(reading, folded):
-            continue  # it must say what is asked ("directed", not only "made his debut")
-        for bridge in bridges:
-            joint = relation_share(reading, f"{fold(bridge)} {folded}") if bridge else share
-            if joint < needed or (bridge and joint <= share):
-                continue
-            return Answering(sentence, found, bridge, led if found == led else "")
+    view = _ChunkView.read(reading, question, title, text)
+    if view is None or not _numbers_held(reading, fold(f"{title} {text}")):
+        return None
+    passes = [(False, False), (True, False)]
+    if reading.kind == "number":
+        passes.append((False, True))
+    for chained, scoped in passes:
+        for sentence in view.said:
+            found = _answers(view, sentence, chained, scoped)
+            if found is not None:
+                return found
     return None
+
+
+def _numbers_held(reading: QuestionReading, folded: str) -> bool:
+    """Whether a text holds every number the question gives (a year, a count)."""
+    return all(t in folded for t in reading.terms if t.isdigit())
+
+
+@dataclass(frozen=True)
+class _ChunkView:
+    """A chunk as `answering` reads it against one question."""
+
+    reading: QuestionReading
+    """The question's reading, its relation without the names this chunk gives."""
+    subject: str
+    """The chunk's subject when the question names it, else ""."""
+    own: str
+    """The chunk's subject (its title or title line), named or not."""
+    said: list[str]
+    naming: list[str]
+    """The sentences that name an entity of the question."""
+    again: list[str]
+    """The last words of the entities the chunk names ("lighthouse", 灯塔)."""
+    whole: str
+    """The chunk's title and text, canonical."""
+
+    @classmethod
+    def read(
+        cls, reading: QuestionReading, question: str, title: str, text: str
+    ) -> _ChunkView | None:
+        """Read the chunk; None when the question names someone and the chunk names none."""
+        from treerag.keyword_tree.normalize import canonical
+
+        subject = names_subject(question, title, text)
+        said = statements(text)
+        keys = [canonical(s) for s in said]
+        naming = [s for s, key in zip(said, keys, strict=True) if _names_any(reading, key)]
+        # "the lighthouse" after "Heyan Lighthouse", "Varga" after "Ilse Varga": the chunk
+        # names the entity, then refers to it by its last word.
+        named = [e for e in reading.entities if any(names_in(e, key) for key in keys)]
+        if reading.entities and not (named or subject):
+            return None
+        return cls(
+            reading=reading.relation_in([*named, *([fold(subject)] if subject else [])]),
+            subject=subject,
+            own=next(iter(subjects(title, text)), ""),
+            said=said,
+            naming=naming,
+            again=[w for e in named if (w := _last_word(e))],
+            whole=fold(f"{title} {text}"),
+        )
+
+    def about(self, sentence: str) -> bool:
+        """Whether a sentence is about what the question names (rules at the top)."""
+        from treerag.keyword_tree.normalize import canonical
+
+        return (
+            not self.reading.entities
+            or bool(self.subject)
+            or sentence in self.naming
+            or any(names_in(w, canonical(sentence)) for w in self.again)
+        )
+
+
+def _names_any(reading: QuestionReading, key: str) -> bool:
+    return any(names_in(e, key) for e in reading.entities)
+
+
+def _answers(
+    view: _ChunkView, sentence: str, chained: bool, scoped: bool = False
+) -> Answering | None:
+    """Whether one sentence answers.
+
+    Alone, or with a bridge when `chained`; a quantity with the chunk's scope when `scoped`.
+    """
+    reading = view.reading
+    about = view.about(sentence)
+    if about == chained:
+        return None  # a sentence about the entity answers alone; one about the subject, chained
+    by_pronoun = pronoun_led(sentence) or described(sentence, reading.head, view.own)
+    led = view.own if by_pronoun and not view.subject else ""
+    if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
+        led = ""  # "Its water mill…": the subject owns the answer, it is not it
+    found = filler(reading, sentence, led)
+    if not found:
+        return None
+    folded = fold(sentence)
+    # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
+    # says the relation itself: "Port Veyra lies on the Salt River" answers which river
+    # flows through it.
+    kind_named = bool(reading.head) and names_kind(found, reading.head)
+    if not kind_named and not _asks(reading, folded):
+        return None  # it must say what is asked ("directed", not only "made his debut")
+    # A quantity is the easiest thing to find in the wrong sentence: it needs the whole
+    # relation ("销量同比增长" is not "营业收入同比增长").
+    needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
+    share = relation_share(reading, folded)
+    if reading.kind == "number" and not kind_named:
+        share = relation_share(_without_numbers(reading), folded)
+        if scoped:  # most of it here, the rest in the chunk
+            held = share >= RELATION_SHARE and relation_share(reading, view.whole) >= 1.0
+            share = 1.0 if held else 0.0
+    subject = led if found == led else ""
+    if not chained:
+        return Answering(sentence, found, "", subject) if share >= needed else None
+    for bridge in (b for b in view.naming if b != sentence):
+        joint = relation_share(reading, f"{fold(bridge)} {folded}")
+        if joint >= needed and joint > share:
+            return Answering(sentence, found, bridge, subject)
+    return None
+
+
+def _without_numbers(reading: QuestionReading) -> QuestionReading:
+    """The reading without the numbers the question gives (`_numbers_held` checks them)."""
+    return replace(reading, relation=tuple(t for t in reading.relation if not t.isdigit()))
 
 
 def _asks(reading: QuestionReading, folded: str) -> bool:
