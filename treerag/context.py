@@ -24,11 +24,18 @@ GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600,
 
 DEFAULT_COLLECTION = "treerag_chunks"
 """The Milvus collection a data directory holds unless told otherwise."""
-LOCAL_DEFAULTS = {"top_k": 3, "max_depth": 1, "max_subqueries": 2, "answer_token_budget": 1000}
+LOCAL_DEFAULTS = {
+    "top_k": 3,
+    "max_depth": 1,
+    "max_subqueries": 2,
+    "answer_token_budget": 1000,
+    "run_timeout_s": 600.0,
+}
 """Defaults of the `local` chat model (a CPU-only 1.5B model, ~4 s a call on two idle cores):
-a smaller tree, and an answer context that fits its 4096-token window even for Chinese text
-(about one token per character, where the budget assumes three). Settings given explicitly or
-in the environment win."""
+a smaller tree, an answer context that fits its 4096-token window even for Chinese text
+(about one token per character, where the budget assumes three), and a deadline for a CPU
+busy with other work (a first call, its prompt not cached, took minutes beside the test
+suite). Settings given explicitly or in the environment win."""
 
 
 class SettingsError(ValueError):
@@ -198,7 +205,8 @@ class Context:
         "Token budgets of the knowledge-graph context, per part; parts left out keep these values.",
     )
     upload_max_mb: int = _setting(
-        50, "Largest file the web page may upload, in MB (a larger one is refused with 413)."
+        50,
+        "Largest file the web page may upload, in MB (a larger one is refused alone; the others go in).",
     )
     prompt_overrides: dict = _setting(
         {},

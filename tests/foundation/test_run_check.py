@@ -12,7 +12,9 @@ from treerag.server.run_check import NAMESPACE_GRAPH, check_server_run
 
 
 def reason(context: object, identity: Identity | None = None) -> str | None:
-    return asyncio.run(check_server_run({"kwargs": {"context": context}}, identity))
+    """The refusal of a rag run asking a good question with this request context."""
+    value = {"assistant_id": "rag", "kwargs": {"input": {"question": "Who?"}, "context": context}}
+    return asyncio.run(check_server_run(value, identity))
 
 
 @pytest.mark.parametrize(
@@ -88,7 +90,12 @@ def test_good_inputs_and_runs_without_input_pass(monkeypatch):
     assert input_reason(RAG, {"question": "Who?"}) is None
     assert input_reason(RAG, {"question": "x" * 4000}) is None
     assert input_reason(CHAT, {"messages": [{"role": "user", "content": "Who?"}]}) is None
-    # A resumed run brings no question; an assistant of its own is read by the input's shape.
-    assert input_reason(RAG, None) is None
+    # No input is refused, unless it resumes (a command); its settings are still checked.
+    assert "the run has no input" in (input_reason(RAG, None) or "")
+    resumed = {"assistant_id": RAG, "kwargs": {"input": None, "command": {"resume": "go"}}}
+    assert asyncio.run(check_server_run(resumed, None)) is None
+    resumed["kwargs"]["context"] = {"top_k": 0}
+    assert "TREERAG_TOP_K=0" in (asyncio.run(check_server_run(resumed, None)) or "")
+    # An assistant of its own is read by the input's shape.
     assert input_reason("another-assistant", {"messages": "Who?"}) is None
     assert input_reason("another-assistant", {"messages": ""}) is not None

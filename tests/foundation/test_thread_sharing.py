@@ -130,7 +130,7 @@ def test_auth_handlers_filter_reads_by_tenant_and_writes_by_owner(tmp_path, monk
         owner = {"owner": "a2", "tenant": "acme"}
         assert call(auth.on_thread_write, "update", {}) == owner
         assert call(auth.on_thread_write, "delete", {}) == owner
-        run = {"metadata": {"owner": "a1"}}
+        run = {"metadata": {"owner": "a1"}, "kwargs": {"input": {"question": "Who?"}}}
         assert call(auth.on_run_create, "create_run", run) == owner
         assert run["metadata"] == owner  # re-stamped: a run is always the caller's own
         made = {"metadata": {}}

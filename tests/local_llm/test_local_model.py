@@ -37,6 +37,7 @@ SMALL = {
     "TREERAG_MAX_SUBQUERIES": "1",
     # Generous: on a busy CPU a first call (its prompt not yet cached) can take minutes.
     "TREERAG_LLM_TIMEOUT_S": "900",
+    "TREERAG_RUN_TIMEOUT_S": "1500",
     # The preset judges offline; these tests prove the model's judge path on real output.
     "TREERAG_LOCAL_JUDGE": "model",
 }

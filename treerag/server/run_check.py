@@ -16,8 +16,9 @@ that is, rather than dropped in silence; keys LangGraph itself puts there pass.
 
 The run's input is checked as `treerag ask` checks its argument (`treerag.preflight.
 check_question`): the `rag` graph's `question`, the `chat` graph's last human message. A run
-with no input is refused too: neither graph stops midway to be resumed, so a run without a
-question has nothing to do (the server would record it as failed with `EmptyInputError`).
+with no input is refused too unless it carries a `command` (`Command(resume=…)`): neither graph
+stops midway by itself, so a run without a question or a command has nothing to do (the server
+would record it as failed with `EmptyInputError`).
 """
 
 from __future__ import annotations
@@ -117,14 +118,21 @@ def run_question(assistant_id: Any, run_input: Any) -> Any:
     return run_input["question"]
 
 
+def _settings_refusal(context: dict[str, Any], identity: Identity | None) -> str | None:
+    """The reason a resumed run (no question) with this `context` must not start, or None."""
+    return refusal(context, identity, None)
+
+
 def refusal(context: dict[str, Any], identity: Identity | None, question: Any) -> str | None:
     """The reason a run with this request `context` and question must not start, or None.
 
-    Blocking (building the settings looks at the data directory).
+    `question` None is a resumed run's: its settings alone are checked. Blocking (building the
+    settings looks at the data directory).
     """
     try:
         ctx = run_context(context, identity)
-        check_question(question, ctx)
+        if question is not None:
+            check_question(question, ctx)
         check_run(ctx)
     except QuestionError as exc:
         return f"the run was not started: {exc}"
@@ -149,6 +157,8 @@ async def check_server_run(value: dict[str, Any], identity: Identity | None) -> 
     context = kwargs.get("context") or {}
     if not isinstance(context, dict):
         return "the run was not started: its context must be a JSON object"
+    if kwargs.get("input") is None and kwargs.get("command"):
+        return await asyncio.to_thread(_settings_refusal, context, identity)
     try:
         question = run_question(value.get("assistant_id"), kwargs.get("input"))
     except QuestionError as exc:
