@@ -43,6 +43,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _API_LINE = re.compile(r"API: \S*?http://127\.0\.0\.1:(\d+)")
 
 _LOGS: dict[str, Path] = {}
+_PROCS: dict[str, subprocess.Popen] = {}
 
 # Exactly what `treerag demo` builds: chunks, the derived keyword tree, the imported graph.
 _INGEST = """
@@ -204,10 +205,19 @@ def langgraph_server(
         try:
             url = _wait_ready(proc, log, port, timeout)
             _LOGS[url] = log
+            _PROCS[url] = proc
             yield url
         finally:
             _LOGS.pop(url, None)
+            _PROCS.pop(url, None)
             _stop(proc)
+
+
+def kill_server(url: str) -> None:
+    """SIGKILL a server started by `langgraph_server` (its whole process group), as a crash."""
+    proc = _PROCS[url]
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=30)
 
 
 def server_log(url: str) -> str:

@@ -27,10 +27,15 @@ SHALLOW = {"max_depth": 0}
 
 
 @pytest.fixture(scope="module")
-def docs_server(sample_data, tmp_path_factory) -> Iterator[str]:
+def docs_data(sample_data, tmp_path_factory) -> Path:
+    """The data dir of the documents server: a copy of the demo's."""
+    return copy_data(sample_data, tmp_path_factory.mktemp("docs-server") / "data")
+
+
+@pytest.fixture(scope="module")
+def docs_server(docs_data) -> Iterator[str]:
     """A server of its own (the tests change its documents), with a 1 MB upload limit."""
-    data = copy_data(sample_data, tmp_path_factory.mktemp("docs-server") / "data")
-    with langgraph_server(data, env_extra={"TREERAG_UPLOAD_MAX_MB": "1"}) as url:
+    with langgraph_server(docs_data, env_extra={"TREERAG_UPLOAD_MAX_MB": "1"}) as url:
         yield url
 
 
@@ -102,9 +107,17 @@ async def test_upload_list_ask_delete_ask_again(docs_server):
     assert "Blocking call" not in server_log(url)
 
 
-def test_uploads_are_limited_checked_and_kept_under_the_data_dir(docs_server):
-    status, body = upload(docs_server, [("big.txt", b"a" * (1024 * 1024 + 10))])
+def test_uploads_are_limited_checked_and_kept_under_the_data_dir(docs_server, docs_data):
+    big = b"a" * (1024 * 1024 + 10)
+    status, body = upload(docs_server, [("big.txt", big)])
     assert status == 413 and "1 MB" in body[0]["error"]
+    # A file over the limit is refused alone: the good file sent with it goes in.
+    small = b"# Brine ledger\n\nThe brine ledger of Corran lists salt barrels.\n"
+    status, events = upload(docs_server, [("big.txt", big), ("ledger.md", small)])
+    assert status == 200, events
+    reasons = {e["name"]: e["reason"] for e in events if e["event"] == "file_skipped"}
+    assert list(reasons) == ["big.txt"] and "1 MB" in reasons["big.txt"]
+    assert events[-1]["added"] == ["ledger.md"]
 
     status, events = upload(
         docs_server,
@@ -116,9 +129,12 @@ def test_uploads_are_limited_checked_and_kept_under_the_data_dir(docs_server):
     assert "unsafe file name" in reasons["../escape.md"]
     assert "unsupported" in reasons["notes.exe"] and "PDF" in reasons["fake.pdf"]
     assert events[-1]["added"] == []
+    # Refused files are not kept: the uploads folder holds what went in.
+    kept = {p.name for p in (docs_data / "uploads").iterdir()}
+    assert "ledger.md" in kept and kept.isdisjoint({"big.txt", "notes.exe", "fake.pdf"}), kept
 
 
-def test_a_copy_of_a_stored_file_is_reported_as_its_duplicate(docs_server):
+def test_a_copy_of_a_stored_file_is_reported_as_its_duplicate(docs_server, docs_data):
     original = sample_corpus_dir() / "people" / "orla_venn.md"
     status, events = upload(docs_server, [("venn copy.md", original.read_bytes())])
     assert status == 200, events
@@ -131,6 +147,7 @@ def test_a_copy_of_a_stored_file_is_reported_as_its_duplicate(docs_server):
     with httpx.Client(base_url=docs_server, timeout=120) as client:
         listing = client.get("/ui/api/docs").json()
     assert not any(d["source"].endswith("venn copy.md") for d in listing["documents"])
+    assert not (docs_data / "uploads" / "venn copy.md").exists()
     said = [s["reason"] for s in listing["skipped"] if s["name"] == "venn copy.md"]
     assert said == [duplicate["reason"]]  # the list says why it is not among the documents
 

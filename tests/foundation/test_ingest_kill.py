@@ -98,3 +98,7 @@ def test_a_killed_ingest_is_reported_then_repaired_by_the_next_one(tmp_path):
     )
     assert listing["stale"] == {"keyword_tree": False, "knowledge_graph": False}
     assert not listing["behind"]
+    # Every document has its time, those stored before the kill too; no temp file is left.
+    assert len(listing["documents"]) == 1200
+    assert all(d["ingested_at"] for d in listing["documents"])
+    assert not list(data.glob(".documents-*"))

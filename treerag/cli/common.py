@@ -56,6 +56,11 @@ def as_given(message: str, explicit: Iterable[str]) -> str:
     return message
 
 
+def counted(n: int, word: str) -> str:
+    """`n` and the word, plural when `n` is not one: "1 chunk", "3,000 chunks"."""
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
 def make_context(**overrides: Any):
     """Build the run settings; options given on the command line win over the environment."""
     from treerag.context import Context, SettingsError
@@ -113,6 +118,9 @@ def quiet_libraries() -> None:
 
     jieba.setLogLevel(logging.WARNING)
     logging.getLogger("pymilvus").setLevel(logging.ERROR)
+    # Milvus Lite logs a failed write with its traceback before it raises; the command says
+    # what failed in one line (`user_errors`), so the log would only repeat it at length.
+    logging.getLogger("milvus_lite").setLevel(logging.CRITICAL)
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 
 
@@ -138,12 +146,32 @@ def user_errors() -> Iterator[None]:
         )
     except OSError as exc:
         fail(storage_error(exc), code=1)
+    except Exception as exc:
+        # Milvus Lite reports a failed write of its own files as a MilvusException carrying
+        # the OSError's text ("[Errno 28] No space left on device").
+        said = _errno_in(str(exc))
+        if said is None:
+            raise
+        fail(storage_error(said), code=1)
+
+
+def _errno_in(message: str) -> OSError | None:
+    """The OSError a library's message reports ("[Errno 28] No space left …"), if any."""
+    found = re.search(r"\[Errno (\d+)\] ([^'\")>]*)", message)
+    if not found:
+        return None
+    code = int(found.group(1))
+    return OSError(code, os.strerror(code)) if code in STORAGE_ERRNOS else None
+
+
+STORAGE_ERRNOS = {errno.ENOSPC, errno.EACCES, errno.EPERM, errno.EROFS, errno.EDQUOT, errno.EIO}
+"""The errors of a data dir that cannot be written: the disk, its rights, its quota."""
 
 
 def storage_error(exc: OSError) -> str:
     """One sentence for a storage failure: what failed, and what to do."""
     where = f"{exc.filename}: " if exc.filename else ""
-    if exc.errno == errno.ENOSPC:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         return f"{where}the disk is full: free some space and run the command again"
     if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         return f"{where}not writable ({exc.strerror}): choose another TREERAG_DATA_DIR"

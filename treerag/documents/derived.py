@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from treerag.context import Context
-from treerag.documents.manifest import mark_stale, read_manifest
+from treerag.documents.manifest import mark_stale, now_iso, read_manifest, update_manifest
 
 log = logging.getLogger(__name__)
 Outcome = Literal["updated", "stale", "absent"]
@@ -66,6 +66,7 @@ def reconcile(
             common folder of the files it takes in).
     """
     live = live_chunks(ctx) if live is None else live
+    _date_unrecorded(ctx, set(live))
     ids = {i for chunk_ids in live.values() for i in chunk_ids}
     fetch = _Rows(ctx, rows)
     out: dict[str, Outcome] = {
@@ -111,6 +112,23 @@ def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]
 def stale(ctx: Context) -> dict[str, bool]:
     """Which derived stores are marked as unable to follow the chunks."""
     return dict(read_manifest(ctx)["stale"])
+
+
+def _date_unrecorded(ctx: Context, files: set[str]) -> None:
+    """Give a stored file that no write recorded (one killed before its record) a time."""
+    missing = files - set(read_manifest(ctx)["documents"])
+    if not missing:
+        return
+    when = now_iso()
+
+    def change(data: dict[str, Any]) -> None:
+        for source in missing:
+            data["documents"].setdefault(source, {"ingested_at": when})
+
+    try:
+        update_manifest(ctx, change)
+    except OSError as exc:  # a full disk: the next write dates them
+        log.warning("could not record when %d files went in: %s", len(missing), exc)
 
 
 def _store(ctx: Context) -> Any:

@@ -71,10 +71,19 @@ def update_manifest(ctx: Context, change: Callable[[dict[str, Any]], None]) -> d
         data["skipped"] = data["skipped"][-MAX_SKIPPED:]
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".documents-", suffix=".json")
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            json.dump(data, out, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump(data, out, ensure_ascii=False, indent=1)
+            os.replace(tmp, path)
+        except BaseException:  # a full disk, a kill: no half-written temp file stays behind
+            Path(tmp).unlink(missing_ok=True)
+            raise
     return data
+
+
+def duplicate_reason(why: str) -> str:
+    """How a duplicate file is listed: what it copies, and that it is not stored again."""
+    return f"duplicate ({why}): not stored again"
 
 
 def record_ingest(ctx: Context, report: Any) -> None:
@@ -85,8 +94,14 @@ def record_ingest(ctx: Context, report: Any) -> None:
         for f in report.files:
             if f.status in ("added", "updated"):
                 data["documents"][f.path] = {"ingested_at": when}
+            elif f.status == "unchanged":  # stored by a write that was stopped before its record
+                data["documents"].setdefault(f.path, {"ingested_at": when})
             elif f.status == "skipped":
                 data["skipped"].append({"name": Path(f.path).name, "reason": f.reason, "at": when})
+            elif f.status == "duplicate":  # listed, so that the user learns where its text is
+                reason = duplicate_reason(f.reason)
+                said = {"name": Path(f.path).name, "path": f.path, "reason": reason, "at": when}
+                data["skipped"].append(said)
         for source in report.pruned_sources:
             data["documents"].pop(source.split("#", 1)[0], None)
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from treerag.context import Context
 from treerag.documents import derived
-from treerag.documents.manifest import read_manifest, update_manifest
+from treerag.documents.manifest import duplicate_reason, read_manifest, update_manifest
 
 Event = dict[str, Any]
 EventHandler = Callable[[Event], None]
@@ -143,8 +143,7 @@ def ingest_files(
             emit({"event": "file_skipped", "name": name, "reason": reason})
             continue
         if result.status == "duplicate":  # stored once, under the path that came first
-            reason = f"duplicate ({result.reason}): not stored again"
-            remember_skipped(ctx, name, reason)
+            reason = duplicate_reason(result.reason)  # listed by `record_ingest`
             duplicates.append({"name": name, "reason": reason})
             emit({"event": "file_duplicate", "name": name, "reason": reason})
             continue
@@ -214,6 +213,9 @@ def resolve_document(ctx: Context, name: str) -> str:
         raise UnknownDocumentError(
             f"{name!r} names {len(same_name)} ingested files: {', '.join(same_name)}; give its path"
         )
+    for refused in reversed(read_manifest(ctx)["skipped"]):
+        if refused.get("path") == resolved or refused.get("name") == name:
+            raise UnknownDocumentError(f"{name!r} is not stored: {refused['reason']}")
     raise UnknownDocumentError(f"no document {name!r} is ingested (looked for {resolved})")
 
 

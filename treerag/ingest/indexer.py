@@ -174,9 +174,9 @@ def ingest(
     report.written = writer.written
     base = tree_base if tree_base is not None else common_folder([f.as_posix() for f in files])
     removed = [*writer.deleted, *pruned]
+    manifest.record_ingest(ctx, report)
     report.derived = dict(derived.reconcile(ctx, rows=writer.rows, base_dir=base))
     report.derived_changes = {"added": len(writer.rows), "removed": len(removed)}
-    manifest.record_ingest(ctx, report)
     return report
 
 

@@ -133,7 +133,7 @@ async def upload_docs(request: Request) -> Response:
           application/x-ndjson, one event a line: file_started, batch, file_done,
           file_skipped, file_duplicate, finished; error when ingestion fails
       400: {description: not a multipart upload, or too many files}
-      413: {description: a file is larger than TREERAG_UPLOAD_MAX_MB}
+      413: {description: every file is larger than TREERAG_UPLOAD_MAX_MB}
     """
     ctx = await context_for(request)
     limit = ctx.upload_max_mb * 1024 * 1024
@@ -150,14 +150,13 @@ async def upload_docs(request: Request) -> Response:
     if not files:
         await form.close()
         return _json({"error": "no file: send parts named 'files'"}, 400)
-    too_big = [f.filename for f in files if (f.size or 0) > limit]
-    if too_big:
+    too_big = {id(f) for f in files if (f.size or 0) > limit}
+    if len(too_big) == len(files):  # nothing to ingest: say so as the request's status
         await form.close()
-        return _json(
-            {"error": f"larger than {ctx.upload_max_mb} MB: {', '.join(map(str, too_big))}"}, 413
-        )
+        names = ", ".join(str(f.filename) for f in files)
+        return _json({"error": f"larger than {ctx.upload_max_mb} MB: {names}"}, 413)
     return StreamingResponse(
-        _ingest_stream(ctx, form, files),
+        _ingest_stream(ctx, form, files, too_big),
         media_type="application/x-ndjson",
         headers={"Cache-Control": "no-store", "X-Content-Type-Options": "nosniff"},
     )
@@ -167,18 +166,22 @@ def _line(event: dict[str, Any]) -> bytes:
     return (json.dumps(event, ensure_ascii=False) + "\n").encode("utf-8")
 
 
-def _accept(ctx: Context, upload: UploadFile) -> tuple[str, Path]:
+def _accept(ctx: Context, upload: UploadFile, too_big: bool) -> tuple[str, Path]:
     """Check and write one upload (blocking); return its shown name and its saved path."""
+    if too_big:  # refused alone: the other files of the request go in
+        raise UploadRefused(f"larger than {ctx.upload_max_mb} MB (TREERAG_UPLOAD_MAX_MB)")
     name = safe_name(upload.filename or "")
     head = upload.file.read(SNIFF_BYTES)
     sniff(name, head)
     return name, save(ctx, name, upload.file)
 
 
-async def _ingest_stream(ctx: Context, form: Any, files: list[UploadFile]) -> AsyncIterator[bytes]:
+async def _ingest_stream(
+    ctx: Context, form: Any, files: list[UploadFile], too_big: set[int]
+) -> AsyncIterator[bytes]:
     from treerag.documents import ingest_files
     from treerag.documents.operations import remember_skipped
-    from treerag.web.uploads import uploads_dir
+    from treerag.web.uploads import discard, uploads_dir
 
     refused: list[dict[str, str]] = []
     accepted: list[tuple[str, Path]] = []
@@ -186,7 +189,9 @@ async def _ingest_stream(ctx: Context, form: Any, files: list[UploadFile]) -> As
         for upload in files:
             shown = upload.filename or "(unnamed)"
             try:
-                accepted.append(await asyncio.to_thread(_accept, ctx, upload))
+                accepted.append(
+                    await asyncio.to_thread(_accept, ctx, upload, id(upload) in too_big)
+                )
             except UploadRefused as exc:
                 await asyncio.to_thread(remember_skipped, ctx, shown, str(exc))
                 yield _line({"event": "file_started", "name": shown, "size": upload.size or 0})
@@ -219,6 +224,9 @@ async def _ingest_stream(ctx: Context, form: Any, files: list[UploadFile]) -> As
     task = asyncio.create_task(asyncio.to_thread(work))
     while (event := await queue.get()) is not None:
         if event.get("event") == "finished":
+            # A saved file that did not go in is not kept: uploads/ holds documents only.
+            left = {e["name"] for e in event["skipped"] + event["duplicates"]}
+            await asyncio.to_thread(discard, ctx, [p for n, p in accepted if n in left])
             event = {**event, "skipped": refused + event["skipped"]}
         yield _line(event)
     await task

@@ -68,3 +68,16 @@ def save(ctx: Context, name: str, data: BinaryIO) -> Path:
     with open(target, "wb") as out:
         shutil.copyfileobj(data, out)
     return target
+
+
+def discard(ctx: Context, paths: list[Path]) -> None:
+    """Remove saved uploads that were not ingested, unless a stored document is that file.
+
+    Blocking.
+    """
+    from treerag.documents.manifest import read_manifest
+
+    stored = set(read_manifest(ctx)["documents"])
+    for path in paths:
+        if str(path) not in stored:
+            path.unlink(missing_ok=True)
