@@ -15,9 +15,14 @@ Public API (stable names for applications and supervisor agents):
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from treerag.context import Context
+
+# Milvus Lite's indexes import faiss, whose loader logs at INFO each CPU build it could not load
+# ("No module named 'faiss.swigfaiss_avx512'"): nothing a user can act on, in every server log.
+logging.getLogger("faiss.loader").setLevel(logging.WARNING)
 
 __all__ = [
     "Context",

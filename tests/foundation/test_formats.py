@@ -170,4 +170,4 @@ def test_a_named_unsupported_file_is_reported_with_exit_3(tmp_path: Path) -> Non
     result = runner.invoke(app, ["ingest", str(notes), "--data-dir", str(tmp_path / "data")])
     assert result.exit_code == 3, result.output
     said = " ".join(result.output.split())
-    assert "unsupported format .rtf" in said and "1 file(s) skipped" in said
+    assert "unsupported format .rtf" in said and "1 file skipped" in said

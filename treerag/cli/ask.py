@@ -132,6 +132,10 @@ def tree_command(
             console.print(Panel(escape(rebuilt["answer"]), title="answer", border_style="green"))
 
 
+WIDE_RUNS = 110
+"""Terminal columns from which `runs` is one table row a run (a thread id takes 36 or more)."""
+
+
 def runs_command(
     limit: int = typer.Option(20, "--limit", "-n", help="How many runs."),
     data_dir: str = DataDirOption,
@@ -144,6 +148,14 @@ def runs_command(
         rows = asyncio.run(runs(ctx, limit))
     if not rows:
         console.print('no runs yet: try `treerag ask "…"`')
+        return
+    if console.width < WIDE_RUNS:  # the ids alone fill a narrow line: two lines a run
+        for row in rows:
+            when = row["time"][:19].replace("T", " ")
+            console.print(f"{row['thread_id']}  [dim]{when} · {row['runs']} runs[/]")
+            question = Text("  " + " ".join(row["question"].split()), style="bold")
+            question.truncate(console.width, overflow="ellipsis")
+            console.print(question)
         return
     # One line per run: a long question is cut to the terminal's width, not wrapped.
     table = Table(title="recent runs")

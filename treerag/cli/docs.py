@@ -40,13 +40,16 @@ def list_command(
     if as_json:
         print(json.dumps(listing.as_dict(), ensure_ascii=False, indent=1))
         return
+    if not listing.documents:
+        console.print("No documents yet: add a folder or files with `treerag ingest <path>`.")
     table = Table(title="documents")
     table.add_column("source", overflow="fold")  # whole, so that it can be pasted into `rm`
     table.add_column("chunks", justify="right")
     table.add_column("ingested")
     for doc in listing.documents:
         table.add_row(doc.source, str(doc.chunks), doc.ingested_at or "-")
-    console.print(table)
+    if listing.documents:
+        console.print(table)
     for skip in listing.skipped:
         err_console.print(f"[red]skipped[/] {skip['name']}: {skip['reason']}", highlight=False)
     total = sum(doc.chunks for doc in listing.documents)

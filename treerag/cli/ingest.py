@@ -12,6 +12,7 @@ from treerag.cli.common import (
     CollectionOption,
     DataDirOption,
     console,
+    counted,
     err_console,
     make_context,
     quiet_libraries,
@@ -131,9 +132,9 @@ def _print_report(report) -> None:
         console.print(f"[yellow]pruned[/] {_short(source)}")
     _say_derived(report)
     console.print(
-        f"{report.added} chunks added, {report.removed} removed, "
-        f"{report.total_chunks} in the collection; {len(report.duplicates)} duplicate(s), "
-        f"{len(report.skipped)} file(s) skipped."
+        f"{counted(report.added, 'chunk')} added, {report.removed:,} removed, "
+        f"{report.total_chunks:,} in the collection; {counted(len(report.duplicates), 'duplicate')}"
+        f", {counted(len(report.skipped), 'file')} skipped."
     )
 
 
@@ -143,7 +144,8 @@ def _say_derived(report: Any) -> None:
     followed = [s.replace("_", " ") for s, o in report.derived.items() if o == "updated"]
     if followed and (changes.get("added") or changes.get("removed")):
         console.print(
-            f"{' and '.join(followed)} updated: {changes.get('added', 0)} chunk(s) linked, "
+            f"{' and '.join(followed)} updated: "
+            f"{counted(changes.get('added', 0), 'chunk')} linked, "
             f"{changes.get('removed', 0)} let go"
         )
     for store, outcome in report.derived.items():

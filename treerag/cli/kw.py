@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 from rich.tree import Tree
 
-from treerag.cli.common import console, err_console, folder_or_fail
+from treerag.cli.common import console, counted, err_console, folder_or_fail
 
 if TYPE_CHECKING:
     from treerag.keyword_tree import KeywordTree
@@ -174,7 +174,8 @@ def show(
         console.print(top)
         counts = tree.counts()
         console.print(
-            f"{counts['keywords']} keywords, {counts['infos']} infos, {counts['links']} links"
+            f"{counted(counts['keywords'], 'keyword')}, {counted(counts['infos'], 'chunk')}, "
+            f"{counted(counts['links'], 'link')}"
         )
 
 
@@ -182,7 +183,7 @@ def _grow(tree: KeywordTree, branch: Tree, node_id: str, depth: int, ids: bool) 
     node = tree.get_keyword(node_id)
     infos = len(tree.index.info_by_kw.get(node_id, {}))
     label = f"[bold]{node.name}[/]" + (f" [dim]{node.id}[/]" if ids else "")
-    label += f" [cyan]({infos} infos)[/]" if infos else ""
+    label += f" [cyan]({counted(infos, 'chunk')})[/]" if infos else ""
     label += f" — {node.description}" if node.description else ""
     sub = branch.add(label, highlight=False)
     if depth <= 1 and node.children:

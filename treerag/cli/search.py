@@ -73,11 +73,22 @@ def search_command(
     table.add_column("title")
     table.add_column("text")
     for i, (doc, score) in enumerate(results, 1):
-        heading = " › ".join(doc.metadata.get("heading_path", []))
+        headings = doc.metadata.get("heading_path", [])
+        heading = " › ".join(headings)
         title = doc.metadata["title"] + (f"\n[dim]{heading}[/]" if heading else "")
-        text = doc.page_content.replace("\n", " ")
+        text = _body(doc.page_content, [doc.metadata["title"], *headings]).replace("\n", " ")
         table.add_row(str(i), f"{score:.3f}", title, text[:200] + ("…" if len(text) > 200 else ""))
     console.print(table)
+
+
+def _body(text: str, shown: list[str]) -> str:
+    """The chunk's text without its opening title line when the title column already shows it."""
+    from treerag.reasoning.reading import title_line
+
+    line = title_line(text)
+    if line and line in shown:
+        return text.split(line, 1)[1].strip()
+    return text
 
 
 def register(app: typer.Typer) -> None:

@@ -43,6 +43,9 @@ class ChunkRecord:
     text: str = ""
 
 
+FILES_ROOT_NOTE = "The ingested files, one keyword per folder and file."
+
+
 def _as_record(item: ChunkRecord | Mapping[str, Any] | Sequence[Any]) -> ChunkRecord:
     if isinstance(item, ChunkRecord):
         return item
@@ -95,7 +98,7 @@ def derive_tree(
         infos = 0
         for item in records:
             record = _as_record(item)
-            top = ensure_root(tx, root_name) if root_name else None
+            top = ensure_root(tx, root_name, FILES_ROOT_NOTE) if root_name else None
             leaf = top
             for name, kind in _names(record, base_dir):
                 leaf = _child(tx, leaf, name, kind, record)

@@ -211,9 +211,12 @@ def stage_delete(
     return subtree
 
 
-def ensure_root(tx: Txn, name: str) -> str:
-    """Return the id of the root named name, creating it if absent (the 未分类 root)."""
+def ensure_root(tx: Txn, name: str, description: str = "Keywords not yet placed.") -> str:
+    """Return the id of the root named name, creating it if absent.
+
+    The 未分类 root, or the root `derive_tree` puts the files under (with its own description).
+    """
     existing = sibling_with_name(tx.index, None, canonical(name))
     if existing is not None:
         return existing
-    return str(stage_create(tx, name, description="Keywords not yet placed.")["id"])
+    return str(stage_create(tx, name, description=description)["id"])

@@ -7,7 +7,7 @@ import { fetchJSON, streamRun } from "./api.js";
 import { addHuman, scrollMessages, TurnView } from "./answer-view.js";
 import { Conversations } from "./conversations.js";
 import { Documents } from "./documents.js";
-import { $, setStatus, textOf } from "./dom.js";
+import { $, el, langOf, setStatus, textOf } from "./dom.js";
 import { RunSettings } from "./settings.js";
 import { TreeView } from "./tree-view.js";
 
@@ -27,6 +27,31 @@ function setBusy(busy) {
   document.body.dataset.busy = busy ? "1" : "0";
   $("send").disabled = busy;
   $("new-chat").disabled = busy;
+}
+
+// In one column (narrow screens) the answer, not the tree below it, is what a question
+// leads to; the tree is one tap away (the header's Tree button).
+const ONE_COLUMN = window.matchMedia("(max-width: 900px)");
+
+// A question asked before any document is in: said on the page, with the way to add some.
+const NO_DOCUMENTS = {
+  en: ["No documents yet: add some with ", "Documents", " (or drop files on the page), then ask again."],
+  zh: ["还没有文档：先用 ", "Documents", " 添加（或把文件拖到页面上），再提问。"],
+};
+
+function sayNoDocuments(question) {
+  const [before, button, after] = NO_DOCUMENTS[langOf(question)];
+  const open = el("button", { cls: "link-button", text: button, attrs: { type: "button" } });
+  open.addEventListener("click", () => documents.open());
+  $("empty-hint").hidden = true;
+  $("messages").appendChild(el("div", { cls: "msg ai notice", attrs: { role: "note" } }, [
+    el("span", { text: before }), open, el("span", { text: after }),
+  ]));
+  scrollMessages();
+}
+
+function keepAnswerInView() {
+  if (ONE_COLUMN.matches) document.querySelector(".chat-pane").scrollIntoView({ block: "start" });
 }
 
 // ---------------------------------------------------------------- turns
@@ -114,6 +139,11 @@ async function ask(question) {
       resetView();
       setThread(null);
     }
+    if (!app.threadId && (await documents.count()) === 0) {
+      sayNoDocuments(question); // nothing to search: no thread, no run
+      setStatus("ready");
+      return;
+    }
     if (!app.threadId) {
       const thread = await fetchJSON("/threads", {
         method: "POST",
@@ -125,6 +155,7 @@ async function ask(question) {
     }
     addHuman(question);
     turn = newTurn(question);
+    keepAnswerInView();
     turn.expectedMessages = app.messageCount + 2;
     await streamRun(app.threadId, question, settings.context(), (event, data) => onStreamEvent(turn, event, data));
     if (!turn.view.finalized && !turn.view.failed) turn.view.fail("the run ended without an answer");
@@ -296,6 +327,7 @@ function init() {
     }
   });
   $("new-chat").addEventListener("click", newChat);
+  $("jump-tree").addEventListener("click", () => $("tree-pane").scrollIntoView({ block: "start" }));
   $("refresh-threads").addEventListener("click", () => conversations.load());
   documents.init();
   settings.load().then(() => documents.setFormats(settings.defaults.formats));

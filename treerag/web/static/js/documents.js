@@ -66,6 +66,15 @@ export class Documents {
     this.load();
   }
 
+  // How many documents are in (null when the list cannot be read: the run then says why).
+  async count() {
+    try {
+      return ((await fetchJSON("/ui/api/docs")).documents || []).length;
+    } catch (_) {
+      return null;
+    }
+  }
+
   say(text, cls = "") {
     this.message.textContent = text;
     this.message.className = `docs-message ${cls}`;
