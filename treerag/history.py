@@ -76,8 +76,7 @@ def _target(uri: str) -> BaseCheckpointSaver:
 
 def _context_of_config(config: RunnableConfig) -> Context:
     """The run's scoped settings, from the runtime LangGraph keeps in the run's config."""
-    from langgraph._internal._constants import CONFIG_KEY_RUNTIME
-
+    from treerag.langgraph_keys import CONFIG_KEY_RUNTIME
     from treerag.server.scope import scoped
 
     runtime = (config.get("configurable") or {}).get(CONFIG_KEY_RUNTIME)

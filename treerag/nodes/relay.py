@@ -5,10 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from langchain_core.runnables import RunnableConfig
-from langgraph._internal._constants import CONFIG_KEY_CHECKPOINTER
 from langgraph.config import get_stream_writer
 
 from treerag.context import Context
+from treerag.langgraph_keys import CONFIG_KEY_CHECKPOINTER
+
+SUBRUN_RECURSION_LIMIT = 50
+"""A sub-run's step limit when its caller set none (a tree level takes about ten steps)."""
 
 
 async def run_relayed(
@@ -21,7 +24,8 @@ async def run_relayed(
     caller's checkpointer is handed on explicitly (inside a LangGraph server, wrapped so that
     the run is also written to treerag's own checkpointer: `treerag.history`). The run's tree
     events are re-emitted on the caller's `custom` stream, and its answer tokens as `token`
-    events tagged with the run's thread_id and depth, so clients can show or hide them.
+    events tagged with the run's thread_id and depth, so clients can show or hide them. The
+    caller's `recursion_limit` holds for the sub-run too.
     """
     from treerag.history import mirrored
     from treerag.server.scope import auth_configurable
@@ -35,7 +39,10 @@ async def run_relayed(
     final: dict[str, Any] = {}
     async for mode, payload in graph.astream(
         inputs,
-        {"configurable": configurable, "recursion_limit": 50},
+        {
+            "configurable": configurable,
+            "recursion_limit": config.get("recursion_limit") or SUBRUN_RECURSION_LIMIT,
+        },
         context=ctx,
         stream_mode=["custom", "messages", "values"],
     ):
