@@ -64,6 +64,7 @@ def web_probes(victim: dict[str, Any], same_tenant: bool) -> list[tuple[str, str
     chunk_status = {200} if same_tenant else NOT_FOUND
     out = [("GET", f"/ui/api/tree/{t}", None, NOT_FOUND) for t in victim["trees"]]
     out += [("GET", f"/ui/api/chunk/{c}", None, chunk_status) for c in victim["chunks"]]
+    out += [("GET", f"/ui/api/chunk/{c}/document", None, chunk_status) for c in victim["chunks"]]
     out += [
         # Encoded, so the client does not fold the `..` away before the server sees it.
         ("GET", f"/ui/api/tree/..%2F{victim['trees'][0]}", None, {400, 404}),
@@ -133,6 +134,7 @@ async def probe_credentials(http, ledger, victim, tokens, secrets) -> None:
         ("POST", "/threads/search"),
         ("GET", f"/ui/api/tree/{victim['trees'][0]}"),
         ("GET", f"/ui/api/chunk/{victim['chunks'][0]}"),
+        ("GET", f"/ui/api/chunk/{victim['chunks'][0]}/document"),
         ("GET", "/ui/api/docs"),
         ("POST", "/ui/api/docs/rebuild"),
         ("GET", "/ui/api/settings"),

@@ -389,6 +389,15 @@ class ChunkStore:
         self.load()
         return list(self.client.get(self.name, ids=list(ids), output_fields=SCALAR_FIELDS))
 
+    def of_source(self, source: str, limit: int = 2000) -> list[dict[str, Any]]:
+        """The chunks of one stored source (without vectors), in document order."""
+        self.load()
+        literal = json.dumps(source)  # a quoted string Milvus' filter parser reads as JSON does
+        rows = self.client.query(
+            self.name, filter=f"source == {literal}", output_fields=SCALAR_FIELDS, limit=limit
+        )
+        return sorted(rows, key=lambda r: r["chunk_index"])
+
     def all_rows(self) -> list[dict[str, Any]]:
         """Every stored chunk (without vectors), ordered by source and position."""
         ids = sorted(i for chunk_ids in self.ids_by_source().values() for i in chunk_ids)

@@ -85,6 +85,54 @@ def _fetch_chunk(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
     }
 
 
+def _fetch_document(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
+    """The document a chunk belongs to, chunk by chunk, from the caller's tenant (blocking)."""
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    ctx = Context(tenant=identity.tenant) if identity.tenant else Context()
+    store = ChunkStore(ctx, get_embeddings(ctx))
+    if not store.exists():
+        return None
+    rows = store.get([chunk_id])
+    if not rows:
+        return None
+    source = rows[0].get("source", "")
+    return {
+        "chunk_id": chunk_id,
+        "source": source,
+        "title": rows[0].get("title", ""),
+        "chunks": [
+            {"chunk_id": r["id"], "chunk_index": r.get("chunk_index", 0), "text": r.get("text", "")}
+            for r in store.of_source(source)
+        ],
+    }
+
+
+async def document(request: Request) -> Response:
+    """Return the document a chunk belongs to, as ingested, chunk by chunk.
+
+    ---
+    summary: The document of a chunk (GET /ui/api/chunk/{chunk_id}/document)
+    responses:
+      200: {description: "chunk_id, source, title, chunks: [{chunk_id, chunk_index, text}]"}
+      400: {description: an invalid chunk id}
+      404: {description: no such chunk (another tenant's is none)}
+      503: {description: the chunk store is unavailable}
+    """
+    identity = await require_identity(request)
+    chunk_id = request.path_params["chunk_id"]
+    if not CHUNK_ID.match(chunk_id):
+        return _error(400, "invalid chunk id")
+    try:
+        found = await asyncio.to_thread(_fetch_document, chunk_id, identity)
+    except Exception as exc:  # the store is unreachable or misconfigured: say so
+        return _error(503, f"chunk store unavailable: {exc}")
+    if found is None:
+        return _error(404, f"no chunk {chunk_id}")
+    return _json(found)
+
+
 async def chunk(request: Request) -> Response:
     """Return one chunk's text, title and source.
 
@@ -222,6 +270,7 @@ def _routes() -> list[Any]:
         Route("/ui/api/settings", documents.settings, methods=["GET"]),
         Route("/ui/api/me", me, methods=["GET"]),
         Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
+        Route("/ui/api/chunk/{chunk_id}/document", document, methods=["GET"]),
         Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
         # Anything else under /ui/api is ours to refuse: the API server's own /ui mount
         # would otherwise answer it (with a 500 when its generative-UI folder is absent).

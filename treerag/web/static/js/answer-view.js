@@ -78,7 +78,7 @@ const preview = {
 };
 
 export class TurnView {
-  constructor(turnNo, { onCite }) {
+  constructor(turnNo, { onCite, onOpenDoc }) {
     hideHint();
     this.no = turnNo;
     this.tokens = 0;
@@ -86,6 +86,7 @@ export class TurnView {
     this.failed = false;
     this.raw = "";
     this.onCite = onCite;
+    this.onOpenDoc = onOpenDoc;
     this.answerEl = el("div", { cls: "answer", attrs: { "data-tokens": "0" } });
     this.subrunsEl = el("div", { cls: "subruns" }, [el("div", { cls: "subruns-title", text: "Sub-run answers" })]);
     this.subrunsEl.hidden = true;
@@ -145,6 +146,18 @@ export class TurnView {
     return button;
   }
 
+  // The cited file's name: opens the document viewer at the cited chunk.
+  openButton(citation) {
+    const button = el("button", {
+      cls: "source-path source-open",
+      text: basename(citation.source),
+      title: `Open ${citation.source} at the cited passage`,
+      attrs: { type: "button", "data-chunk-id": citation.chunk_id },
+    });
+    button.addEventListener("click", () => this.onOpenDoc && this.onOpenDoc(citation.chunk_id, citation.n));
+    return button;
+  }
+
   // The finished answer as sanitized markdown, `[n]` linked to its chunk.
   render(text, citations) {
     this.raw = text;
@@ -161,7 +174,7 @@ export class TurnView {
       this.sourcesEl.appendChild(el("li", {}, [
         this.citeButton(citation),
         textEl("span", "source-title", ` ${citation.title || ""}`),
-        el("span", { cls: "source-path", text: ` ${basename(citation.source)}`, title: citation.source }),
+        this.openButton(citation),
       ]));
     }
     this.copy.hidden = !text;

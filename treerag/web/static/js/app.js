@@ -6,6 +6,7 @@
 import { fetchJSON, streamRun } from "./api.js";
 import { addHuman, scrollMessages, TurnView } from "./answer-view.js";
 import { Conversations } from "./conversations.js";
+import { citedSentences, DocViewer } from "./doc-viewer.js";
 import { Documents } from "./documents.js";
 import { $, el, langOf, setStatus, textOf } from "./dom.js";
 import { RunSettings } from "./settings.js";
@@ -16,6 +17,14 @@ const app = { threadId: null, busy: false, turns: [], messageCount: 0 };
 
 const settings = new RunSettings();
 const documents = new Documents();
+let viewer = null; // made in init(), once the page is there
+
+// The questions of this conversation whose answers cite `source`, but turn `except`'s.
+function citingQuestions(source, except) {
+  return app.turns
+    .filter((t) => t.no !== except && ((t.view.meta && t.view.meta.citations) || []).some((c) => c.source === source))
+    .map((t) => t.question);
+}
 const conversations = new Conversations({
   onOpen: (threadId) => openThread(threadId),
   onDeleted: () => newChat(),
@@ -58,7 +67,10 @@ function keepAnswerInView() {
 function newTurn(question) {
   const no = app.turns.length + 1;
   const turn = { no, question, tree: new TreeView(no, question) };
-  turn.view = new TurnView(no, { onCite: (chunkId) => focusChunk(turn, chunkId) });
+  turn.view = new TurnView(no, {
+    onCite: (chunkId) => focusChunk(turn, chunkId),
+    onOpenDoc: (chunkId, n) => viewer.open(chunkId, citedSentences(turn.view.raw, n), (source) => citingQuestions(source, no)),
+  });
   $("trees").appendChild(turn.tree.section);
   app.turns.push(turn);
   turn.tree.reveal(); // the new turn's tree, not the first one's, is what the pane shows
@@ -330,6 +342,7 @@ function init() {
   $("jump-tree").addEventListener("click", () => $("tree-pane").scrollIntoView({ block: "start" }));
   $("refresh-threads").addEventListener("click", () => conversations.load());
   documents.init();
+  viewer = new DocViewer();
   settings.load().then(() => documents.setFormats(settings.defaults.formats));
   conversations.load();
   const match = /thread=([^&]+)/.exec(location.hash);
