@@ -55,3 +55,12 @@ def test_a_cited_source_opens_its_document_at_the_passage(browser, server_url):
         screenshot(page, "document-viewer.png")
         page.click("#close-viewer")
         expect(page.locator("#doc-viewer")).not_to_have_attribute("open", "")
+
+        # A chunk of the tree opens its document too, at that chunk.
+        chunk = page.locator(".tree-turn").last.locator(".run.depth-0 > .chunks > .chunk").first
+        tree_chunk = chunk.get_attribute("data-chunk-id")
+        chunk.locator(":scope > .chunk-head").click()
+        chunk.locator(".open-doc").click()
+        shown = page.locator(f"#viewer-body .doc-chunk[data-chunk-id='{tree_chunk}']")
+        expect(shown).to_have_class("doc-chunk cited")
+        expect(shown).to_be_in_viewport()

@@ -343,6 +343,7 @@ function init() {
   $("refresh-threads").addEventListener("click", () => conversations.load());
   documents.init();
   viewer = new DocViewer();
+  document.addEventListener("open-document", (e) => viewer.open(e.detail.chunkId, e.detail.quotes));
   settings.load().then(() => documents.setFormats(settings.defaults.formats));
   conversations.load();
   const match = /thread=([^&]+)/.exec(location.hash);

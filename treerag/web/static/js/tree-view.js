@@ -293,7 +293,10 @@ export class TreeView {
       this.show(ref.reason, fields.reason);
       ref.reasonLine.textContent = shorten(fields.reason, 90);
     }
-    if (fields.quote) this.show(ref.quote, fields.quote);
+    if (fields.quote) {
+      this.show(ref.quote, fields.quote);
+      ref.quoteText = fields.quote;
+    }
     if (fields.cached) ref.li.classList.add("cached");
     if (fields.followup) this.show(ref.followup, `↳ ${fields.followup}`);
     if (fields.child_thread_id) {
@@ -321,7 +324,15 @@ export class TreeView {
     try {
       const chunk = await getChunk(ref.chunkId);
       clear(ref.text);
-      ref.text.appendChild(el("div", { cls: "chunk-source", text: `${chunk.source}  ·  chunk ${chunk.chunk_index}` }));
+      const open = el("button", { cls: "open-doc", text: "open document", attrs: { type: "button" } });
+      // The page's document viewer (app.js) opens at this chunk, the judge's quote marked.
+      open.addEventListener("click", () => document.dispatchEvent(new CustomEvent("open-document", {
+        detail: { chunkId: ref.chunkId, quotes: ref.quoteText ? [ref.quoteText] : [] },
+      })));
+      ref.text.appendChild(el("div", { cls: "chunk-source" }, [
+        document.createTextNode(`${chunk.source}  ·  chunk ${chunk.chunk_index}  `),
+        open,
+      ]));
       ref.text.appendChild(textEl("div", "chunk-body", chunk.text));
       ref.loaded = true;
       ref.li.classList.add("text-loaded");
