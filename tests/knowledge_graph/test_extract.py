@@ -55,6 +55,13 @@ def test_heuristic_english_names_and_title():
     assert "However" not in found and "The" not in found
 
 
+def test_a_preposition_that_opens_a_sentence_is_no_entity():
+    unit = TextUnit(id="en2", text="About 1700 the Nighthawks left. Under Dunn Smith they grew.")
+    found = names(HeuristicExtractor().extract(unit))
+    assert "About" not in found and "Under" not in found and "Under Dunn Smith" not in found
+    assert "Nighthawks" in found and "Dunn Smith" in found
+
+
 def test_heuristic_relations_are_labelled_co_occurrence():
     result = HeuristicExtractor().extract(EN)
     assert result.relations and {r.type for r in result.relations} == {"co_occurs"}

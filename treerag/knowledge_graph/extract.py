@@ -71,7 +71,9 @@ _STOP = frozenset(
     however although though despite because also there here then thus so yet not no yes
     what which who whom whose where why how all some any each every many most more one two
     is are was were be been has have had do does did may might can could will would shall
-    should must mr mrs ms dr st""".split()
+    should must mr mrs ms dr st about above across against along among around behind below
+    beneath beside besides between beyond into near onto over per through throughout toward
+    towards under until unlike upon via within without""".split()
 )
 _CONNECTORS = frozenset("of de la le du di da von van der den del y and the".split())
 _TOKEN = re.compile(r"[^\W\d_][\w'’\-]*|\S")
