@@ -47,7 +47,12 @@ async def test_tree_and_child_threads_round_trip_through_postgres(make_ctx, post
     thread_id = f"pgtest-{uuid.uuid4().hex}"
     try:
         result = await ask(
-            "Which guild built the ship captained by Aldous Brennick?", ctx, thread_id=thread_id
+            # Three hops: the root holds the first, so the tree recurses (a two-hop question
+            # whose answer and bridge share a document is answered at the root).
+            "Which guild built the ship commanded by the man who signed the Accord of "
+            "Quillhaven on behalf of Varunhal?",
+            ctx,
+            thread_id=thread_id,
         )
         assert result["thread_id"] == thread_id
         assert result["answer"] and not result["error"]

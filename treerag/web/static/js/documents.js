@@ -6,6 +6,8 @@ import { $, armConfirm, basename, clear, el, humanSize, setStatus } from "./dom.
 
 const STORE_NAMES = { keyword_tree: "keyword tree", knowledge_graph: "knowledge graph" };
 
+const ARMED_MS = 4000; // how long a first click on Delete waits for the second
+
 export class Documents {
   constructor() {
     this.dialog = $("docs-dialog");
@@ -18,6 +20,9 @@ export class Documents {
     this.message = $("docs-message");
     this.rows = new Map();
     this.uploading = false;
+    // Sources whose delete is armed, until when: kept here, not on a button, so that a list
+    // reloaded between the two clicks (or a click on a row just replaced) keeps the arming.
+    this.armedUntil = new Map();
   }
 
   // The file types an upload may have, as the server's loader lists them (GET /ui/api/settings).
@@ -88,18 +93,16 @@ export class Documents {
       this.say(`cannot list the documents: ${err.message}`, "error");
       return;
     }
-    // A delete armed on a row about to be replaced stays armed on its new row.
-    const armed = new Set([...this.table.querySelectorAll("tr")].filter((tr) => tr.querySelector(".delete.confirm")).map((tr) => tr.dataset.source));
     clear(this.table);
     const docs = data.documents || [];
     for (const doc of docs) {
       const row = this.row(doc);
-      if (armed.has(doc.source)) this.arm(row.querySelector(".delete"));
       this.table.appendChild(row);
+      this.showArmed(doc.source); // a delete armed on the row it replaces stays armed
     }
     if (!docs.length) this.table.appendChild(el("tr", { cls: "hint" }, [el("td", { text: "No documents yet: upload some.", attrs: { colspan: 4 } })]));
     $("docs-count").textContent = `${docs.length} document${docs.length === 1 ? "" : "s"}, ${docs.reduce((n, d) => n + (d.chunks || 0), 0)} chunks`;
-    this.showStale(data.stale || {});
+    this.showStale(data.stale || {}, data.behind || {});
     // Files refused by earlier uploads and ingests, most recent first.
     clear(this.skipped);
     const skipped = [...(data.skipped || [])].reverse();
@@ -107,18 +110,26 @@ export class Documents {
     $("docs-skipped-box").hidden = !skipped.length;
   }
 
-  showStale(stale) {
-    const names = Object.entries(stale).filter(([, v]) => v).map(([k]) => STORE_NAMES[k] || k);
-    this.stale.hidden = !names.length;
-    $("docs-stale-text").textContent = names.length
-      ? `The ${names.join(" and ")} still hold${names.length === 1 ? "s" : ""} what deleted documents said.`
-      : "";
+  // A derived store out of step with the chunks: what it misses or still holds (the next
+  // upload or delete repairs it too; the button does it now).
+  showStale(stale, behind) {
+    const said = Object.entries(stale).filter(([, v]) => v).map(([k]) => {
+      const lag = behind[k] || {};
+      const parts = [
+        lag.missing ? `misses ${lag.missing} chunk${lag.missing === 1 ? "" : "s"}` : "",
+        lag.extra ? `still holds ${lag.extra} deleted one${lag.extra === 1 ? "" : "s"}` : "",
+      ].filter(Boolean);
+      return `the ${STORE_NAMES[k] || k} ${parts.join(" and ") || "could not follow the last change"}`;
+    });
+    this.stale.hidden = !said.length;
+    const text = said.join("; ");
+    $("docs-stale-text").textContent = text ? `${text[0].toUpperCase()}${text.slice(1)}.` : "";
   }
 
   row(doc) {
     const when = doc.ingested_at ? new Date(doc.ingested_at).toLocaleString() : "—";
     const remove = el("button", { cls: "delete", text: "Delete", attrs: { type: "button", "aria-label": `Delete ${basename(doc.source)}` } });
-    remove.addEventListener("click", () => this.confirmDelete(remove, doc.source));
+    remove.addEventListener("click", () => this.confirmDelete(doc.source));
     return el("tr", { attrs: { "data-source": doc.source } }, [
       el("td", { cls: "doc-source", title: doc.source }, [el("span", { text: basename(doc.source) })]),
       el("td", { cls: "doc-chunks", text: String(doc.chunks) }),
@@ -127,16 +138,26 @@ export class Documents {
     ]);
   }
 
-  arm(button) {
-    armConfirm(button, "Really delete?", "Delete");
+  // The delete button of `source`'s row in the list now, if any.
+  deleteButton(source) {
+    return [...this.table.querySelectorAll("tr")].find((tr) => tr.dataset.source === source)?.querySelector(".delete") || null;
   }
 
-  async confirmDelete(button, source) {
-    if (!button.classList.contains("confirm")) {
-      this.arm(button);
+  showArmed(source) {
+    const left = (this.armedUntil.get(source) || 0) - Date.now();
+    const button = this.deleteButton(source);
+    if (left > 0 && button) armConfirm(button, "Really delete?", "Delete", left);
+  }
+
+  async confirmDelete(source) {
+    if ((this.armedUntil.get(source) || 0) <= Date.now()) {
+      this.armedUntil.set(source, Date.now() + ARMED_MS);
+      this.showArmed(source);
       return;
     }
-    button.disabled = true;
+    this.armedUntil.delete(source);
+    const button = this.deleteButton(source);
+    if (button) button.disabled = true;
     try {
       const out = await fetchJSON(`/ui/api/docs?source=${encodeURIComponent(source)}`, { method: "DELETE" });
       const stores = Object.keys(STORE_NAMES).map((k) => `${STORE_NAMES[k]} ${out[k]}`).join(", ");
