@@ -171,3 +171,14 @@ def test_a_named_unsupported_file_is_reported_with_exit_3(tmp_path: Path) -> Non
     assert result.exit_code == 3, result.output
     said = " ".join(result.output.split())
     assert "unsupported format .rtf" in said and "1 file skipped" in said
+
+
+def test_a_pdf_library_warning_names_its_file(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    from treerag.ingest.loaders import LoadError
+
+    broken = tmp_path / "broken.pdf"
+    broken.write_bytes(b"%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n")  # no %%EOF marker
+    with caplog.at_level("WARNING"), pytest.raises(LoadError, match="not a readable PDF"):
+        load(broken)
+    said = [r.getMessage() for r in caplog.records if r.name.startswith("pypdf")]
+    assert said and all(m.startswith(str(broken)) for m in said), said

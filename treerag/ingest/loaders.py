@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import logging
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -177,15 +178,37 @@ def _load_converted(path: Path, source: str, suffix: str) -> list[Section]:
     return [Section(source, title, text, kind, meta) for text, meta in pieces]
 
 
+class _NamedFile(logging.Filter):
+    """Put the file's path before a library's log line about it."""
+
+    def __init__(self, path: Path):
+        super().__init__()
+        self.path = path
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.name.startswith("pypdf") and not str(record.msg).startswith(str(self.path)):
+            record.msg, record.args = f"{self.path}: {record.getMessage()}", ()
+        return True
+
+
 def _load_pdf(path: Path, source: str) -> Iterator[Section]:
     from pypdf import PdfReader
     from pypdf.errors import PdfReadError
 
+    # pypdf's warnings ("EOF marker not found") name no file: the handlers that print them
+    # (the root's, or logging's last resort when none is set) put the path first meanwhile.
+    named = _NamedFile(path)
+    handlers = [h for h in [*logging.getLogger().handlers, logging.lastResort] if h is not None]
+    for handler in handlers:
+        handler.addFilter(named)
     try:
         reader = PdfReader(str(path))
         pages = [(i + 1, page.extract_text() or "") for i, page in enumerate(reader.pages)]
     except (PdfReadError, OSError, ValueError, KeyError, TypeError) as exc:
         raise LoadError(f"{path}: not a readable PDF ({exc})") from exc
+    finally:
+        for handler in handlers:
+            handler.removeFilter(named)
     title = path.stem
     meta_title = getattr(reader.metadata, "title", None) if reader.metadata else None
     if meta_title:
