@@ -100,3 +100,29 @@ def test_doctor_and_docs_list_report_chunks_the_stores_miss(tmp_path: Path) -> N
     )
     assert runner.invoke(app, ["docs", "rebuild", *flags]).exit_code == 0
     assert runner.invoke(app, ["doctor", *flags]).exit_code == 0
+
+
+def test_a_damaged_chunk_store_is_one_line_and_doctor_names_it(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    docs = write_corpus(tmp_path / "docs")
+    data = tmp_path / "data"
+    env = {**os.environ, "TREERAG_DATA_DIR": str(data)}
+
+    def treerag(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "treerag", *args]
+        return subprocess.run(command, env=env, capture_output=True, text=True, timeout=300)
+
+    assert treerag("ingest", str(docs)).returncode == 0
+    # As a crash mid-write or another Milvus Lite version would leave the collection's files.
+    for manifest in (data / "milvus.db").rglob("manifest.json*"):
+        manifest.write_text('{"format_version": 99', encoding="utf-8")
+    search = treerag("search", "cats")
+    said = " ".join((search.stdout + search.stderr).split())
+    assert search.returncode == 1 and "Traceback" not in said, said[-2000:]
+    assert "the chunk store could not be read" in said and "move it aside" in said
+    doctor = treerag("doctor")
+    assert doctor.returncode == 1
+    assert "the chunk store could not be read" in " ".join(doctor.stdout.split())

@@ -149,10 +149,30 @@ def user_errors() -> Iterator[None]:
     except Exception as exc:
         # Milvus Lite reports a failed write of its own files as a MilvusException carrying
         # the OSError's text ("[Errno 28] No space left on device").
-        said = _errno_in(str(exc))
+        said = library_storage_error(exc)
         if said is None:
             raise
-        fail(storage_error(said), code=1)
+        fail(said, code=1)
+
+
+def library_storage_error(exc: Exception) -> str | None:
+    """One sentence for a storage failure a library reports in its own exception, or None.
+
+    Milvus Lite reports a failed write of its own files as a MilvusException carrying the
+    OSError's text ("[Errno 28] No space left on device"); any other MilvusException that
+    reaches a command means its files are damaged, or another Milvus Lite version wrote them
+    ("both manifest.json and manifest.json.prev failed to load").
+    """
+    errno_said = _errno_in(str(exc))
+    if errno_said is not None:
+        return storage_error(errno_said)
+    if type(exc).__name__ != "MilvusException":
+        return None
+    why = " ".join(str(getattr(exc, "message", exc)).split())
+    return (
+        f"the chunk store could not be read ({why}): if milvus.db is damaged or another "
+        "Milvus Lite version wrote it, move it aside and run `treerag ingest` again"
+    )
 
 
 def _errno_in(message: str) -> OSError | None:

@@ -35,9 +35,11 @@ def _check(name: str, fn: Callable[[], str]) -> tuple[str, bool, str]:
         detail = fn()
         ok = True
     except Exception as exc:  # a doctor reports every failure instead of stopping at one
+        from treerag.cli.common import library_storage_error
         from treerag.documents.health import StoreProblem
 
-        detail = str(exc) if isinstance(exc, StoreProblem) else f"{type(exc).__name__}: {exc}"
+        said = str(exc) if isinstance(exc, StoreProblem) else library_storage_error(exc)
+        detail = said or f"{type(exc).__name__}: {exc}"
         ok = False
     return name, ok, f"{detail} ({time.perf_counter() - start:.2f} s)"
 
