@@ -63,19 +63,23 @@ async def index(request: Request) -> Response:
     return FileResponse(STATIC_DIR / "index.html", headers=SECURITY_HEADERS)
 
 
-def _fetch_chunk(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
-    """Read one chunk from the caller's tenant's Milvus collection (blocking)."""
+def _stored_row(chunk_id: str, identity: Identity) -> tuple[Any, dict[str, Any]] | None:
+    """The caller's tenant's chunk store and one of its rows, or None (blocking)."""
     from treerag.models import get_embeddings
     from treerag.retrievers.chunk_store import ChunkStore
 
     ctx = Context(tenant=identity.tenant) if identity.tenant else Context()
     store = ChunkStore(ctx, get_embeddings(ctx))
-    if not store.exists():
+    rows = store.get([chunk_id]) if store.exists() else []
+    return (store, rows[0]) if rows else None
+
+
+def _fetch_chunk(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
+    """Read one chunk from the caller's tenant's Milvus collection (blocking)."""
+    found = _stored_row(chunk_id, identity)
+    if found is None:
         return None
-    rows = store.get([chunk_id])
-    if not rows:
-        return None
-    row = rows[0]
+    row = found[1]
     return {
         "chunk_id": chunk_id,
         "text": row.get("text", ""),
@@ -87,26 +91,35 @@ def _fetch_chunk(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
 
 def _fetch_document(chunk_id: str, identity: Identity) -> dict[str, Any] | None:
     """The document a chunk belongs to, chunk by chunk, from the caller's tenant (blocking)."""
-    from treerag.models import get_embeddings
-    from treerag.retrievers.chunk_store import ChunkStore
-
-    ctx = Context(tenant=identity.tenant) if identity.tenant else Context()
-    store = ChunkStore(ctx, get_embeddings(ctx))
-    if not store.exists():
+    found = _stored_row(chunk_id, identity)
+    if found is None:
         return None
-    rows = store.get([chunk_id])
-    if not rows:
-        return None
-    source = rows[0].get("source", "")
+    store, row = found
+    source = row.get("source", "")
     return {
         "chunk_id": chunk_id,
         "source": source,
-        "title": rows[0].get("title", ""),
+        "title": row.get("title", ""),
         "chunks": [
             {"chunk_id": r["id"], "chunk_index": r.get("chunk_index", 0), "text": r.get("text", "")}
             for r in store.of_source(source)
         ],
     }
+
+
+async def _chunk_route(request: Request, fetch: Any) -> Response:
+    """Answer a route about one chunk of the caller's tenant with `fetch`'s result."""
+    identity = await require_identity(request)
+    chunk_id = request.path_params["chunk_id"]
+    if not CHUNK_ID.match(chunk_id):
+        return _error(400, "invalid chunk id")
+    try:
+        found = await asyncio.to_thread(fetch, chunk_id, identity)
+    except Exception as exc:  # the store is unreachable or misconfigured: say so
+        return _error(503, f"chunk store unavailable: {exc}")
+    if found is None:
+        return _error(404, f"no chunk {chunk_id}")
+    return _json(found)
 
 
 async def document(request: Request) -> Response:
@@ -120,17 +133,7 @@ async def document(request: Request) -> Response:
       404: {description: no such chunk (another tenant's is none)}
       503: {description: the chunk store is unavailable}
     """
-    identity = await require_identity(request)
-    chunk_id = request.path_params["chunk_id"]
-    if not CHUNK_ID.match(chunk_id):
-        return _error(400, "invalid chunk id")
-    try:
-        found = await asyncio.to_thread(_fetch_document, chunk_id, identity)
-    except Exception as exc:  # the store is unreachable or misconfigured: say so
-        return _error(503, f"chunk store unavailable: {exc}")
-    if found is None:
-        return _error(404, f"no chunk {chunk_id}")
-    return _json(found)
+    return await _chunk_route(request, _fetch_document)
 
 
 async def chunk(request: Request) -> Response:
@@ -147,17 +150,7 @@ async def chunk(request: Request) -> Response:
       404: {description: no such chunk}
       503: {description: the chunk store is unavailable}
     """
-    identity = await require_identity(request)
-    chunk_id = request.path_params["chunk_id"]
-    if not CHUNK_ID.match(chunk_id):
-        return _error(400, "invalid chunk id")
-    try:
-        found = await asyncio.to_thread(_fetch_chunk, chunk_id, identity)
-    except Exception as exc:  # the store is unreachable or misconfigured: say so
-        return _error(503, f"chunk store unavailable: {exc}")
-    if found is None:
-        return _error(404, f"no chunk {chunk_id}")
-    return _json(found)
+    return await _chunk_route(request, _fetch_chunk)
 
 
 async def _server_checkpointer() -> Any | None:
