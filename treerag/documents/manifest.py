@@ -94,8 +94,6 @@ def record_ingest(ctx: Context, report: Any) -> None:
         for f in report.files:
             if f.status in ("added", "updated"):
                 data["documents"][f.path] = {"ingested_at": when}
-            elif f.status == "unchanged":  # stored by a write that was stopped before its record
-                data["documents"].setdefault(f.path, {"ingested_at": when})
             elif f.status == "skipped":
                 data["skipped"].append({"name": Path(f.path).name, "reason": f.reason, "at": when})
             elif f.status == "duplicate":  # listed, so that the user learns where its text is

@@ -570,12 +570,11 @@ def _answers(
     # A quantity is the easiest thing to find in the wrong sentence: it needs the whole
     # relation ("销量同比增长" is not "营业收入同比增长").
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
-    share = relation_share(reading, folded)
-    if reading.kind == "number" and not kind_named:
-        share = relation_share(_without_numbers(reading), folded)
-        if scoped:  # most of it here, the rest in the chunk
-            held = share >= RELATION_SHARE and relation_share(reading, view.whole) >= 1.0
-            share = 1.0 if held else 0.0
+    quantity = reading.kind == "number" and not kind_named
+    share = relation_share(_without_numbers(reading) if quantity else reading, folded)
+    if quantity and scoped:  # most of it here, the rest in the chunk
+        held = share >= RELATION_SHARE and relation_share(reading, view.whole) >= 1.0
+        share = 1.0 if held else 0.0
     subject = led if found == led else ""
     if not chained:
         return Answering(sentence, found, "", subject) if share >= needed else None
