@@ -65,6 +65,10 @@ def web_probes(victim: dict[str, Any], same_tenant: bool) -> list[tuple[str, str
     out = [("GET", f"/ui/api/tree/{t}", None, NOT_FOUND) for t in victim["trees"]]
     out += [("GET", f"/ui/api/chunk/{c}", None, chunk_status) for c in victim["chunks"]]
     out += [("GET", f"/ui/api/chunk/{c}/document", None, chunk_status) for c in victim["chunks"]]
+    # The graph explorer reads the caller's own graphs: a chunk id is no entity, and a search
+    # of a name both tenants use answers from the caller's documents (no secret in it).
+    out += [("GET", "/ui/api/graph/search?q=launch%20plan", None, {200})]
+    out += [("GET", f"/ui/api/graph/entity?id={c}", None, {404}) for c in victim["chunks"][:1]]
     out += [
         # Encoded, so the client does not fold the `..` away before the server sees it.
         ("GET", f"/ui/api/tree/..%2F{victim['trees'][0]}", None, {400, 404}),

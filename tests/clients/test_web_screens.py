@@ -28,6 +28,9 @@ def test_every_width_keeps_the_answer_in_view(browser, server_url, width):
 
     with open_page(browser, server_url, viewport={"width": width, "height": 844}) as page:
         assert page.locator(".topbar").bounding_box()["height"] <= ONE_ROW
+        for button in page.locator(".topbar button:visible").all():  # none cut off at the right
+            edge = button.bounding_box()
+            assert edge["x"] + edge["width"] <= width, button.inner_text()
         expect(page.locator("#tree-hint")).to_be_visible()  # the tree pane explains itself
 
         ask(page, server_url, QUESTION)

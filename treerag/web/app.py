@@ -251,7 +251,7 @@ async def unknown_api(request: Request) -> Response:
 
 
 def _routes() -> list[Any]:
-    from treerag.web import documents
+    from treerag.web import documents, graph_routes
 
     return [
         Route("/ui", index, methods=["GET"]),
@@ -265,6 +265,8 @@ def _routes() -> list[Any]:
         Route("/ui/api/chunk/{chunk_id}", chunk, methods=["GET"]),
         Route("/ui/api/chunk/{chunk_id}/document", document, methods=["GET"]),
         Route("/ui/api/tree/{thread_id:path}", tree, methods=["GET"]),
+        Route("/ui/api/graph/search", graph_routes.search_graph, methods=["GET"]),
+        Route("/ui/api/graph/entity", graph_routes.graph_entity, methods=["GET"]),
         # Anything else under /ui/api is ours to refuse: the API server's own /ui mount
         # would otherwise answer it (with a 500 when its generative-UI folder is absent).
         Route(

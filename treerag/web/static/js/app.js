@@ -8,6 +8,7 @@ import { addHuman, scrollMessages, TurnView } from "./answer-view.js";
 import { Conversations } from "./conversations.js";
 import { citedSentences, DocViewer } from "./doc-viewer.js";
 import { Documents } from "./documents.js";
+import { GraphExplorer } from "./graph-explorer.js";
 import { $, el, langOf, setStatus, textOf } from "./dom.js";
 import { RunSettings } from "./settings.js";
 import { TreeView } from "./tree-view.js";
@@ -343,6 +344,9 @@ function init() {
   $("refresh-threads").addEventListener("click", () => conversations.load());
   documents.init();
   viewer = new DocViewer();
+  const explorer = new GraphExplorer({ openPassage: (chunkId) => viewer.open(chunkId) });
+  $("open-graph").addEventListener("click", () => explorer.open());
+  TreeView.onExplore = (names) => explorer.openPath(names);
   document.addEventListener("open-document", (e) => viewer.open(e.detail.chunkId, e.detail.quotes));
   settings.load().then(() => documents.setFormats(settings.defaults.formats));
   conversations.load();

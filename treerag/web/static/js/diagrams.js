@@ -97,10 +97,18 @@ function drawRows(rows, { title, cls }) {
 }
 
 // The knowledge-graph paths of a run: one row per path, entities as nodes.
-export function graphDiagram(paths) {
+// `onExplore(names)`, when given, opens the paths' entities in the graph explorer.
+export function graphDiagram(paths, onExplore) {
   const rows = paths.map((p) => ({ ...parseGraphPath(p.path), score: p.score }));
+  const label = el("div", { cls: "note-label", text: `knowledge graph · ${paths.length} path${paths.length === 1 ? "" : "s"}` });
+  if (onExplore) {
+    const names = [...new Set(rows.flatMap((r) => r.nodes))].slice(0, 8);
+    const explore = el("button", { cls: "link-button explore-graph", text: "explore", attrs: { type: "button" } });
+    explore.addEventListener("click", () => onExplore(names));
+    label.append(" · ", explore);
+  }
   const box = el("div", { cls: "note graph" }, [
-    el("div", { cls: "note-label", text: `knowledge graph · ${paths.length} path${paths.length === 1 ? "" : "s"}` }),
+    label,
     el("div", { cls: "diagram-scroll" }, [drawRows(rows, { title: "knowledge graph paths", cls: "graph-diagram" })]),
   ]);
   // The paths as text too: for copying, searching and screen readers.

@@ -200,7 +200,7 @@ export class TreeView {
     clear(run.notesEl);
     if (run.notes.keyword) run.notesEl.appendChild(keywordDiagram(run.notes.keyword));
     const paths = run.notes.graphPaths || [];
-    if (paths.length) run.notesEl.appendChild(graphDiagram(paths));
+    if (paths.length) run.notesEl.appendChild(graphDiagram(paths, TreeView.onExplore));
     run.notesEl.hidden = !run.notesEl.firstChild;
   }
 
