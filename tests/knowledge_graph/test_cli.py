@@ -46,7 +46,7 @@ def test_extract_show_search_expand_mermaid(tmp_path):
     question = "Where are the Nighthawks?"
     expanded = runner.invoke(app, ["expand", question, *graph, "--embed", "hash", "--seeds", "2"])
     assert expanded.exit_code == 0, expanded.output
-    assert "—co-occurs with→" in expanded.output
+    assert "Nighthawks ←joined— Klein Moretti" in expanded.output  # the words between them
     context = runner.invoke(app, ["context", "Nighthawks", *graph, "--embed", "hash"])
     assert context.exit_code == 0, context.output
     assert "-----Entities-----" in context.output and "Nighthawks" in context.output

@@ -164,3 +164,23 @@ def test_runnable_extractor_wraps_structured_output(embed):
     build_from_chunks(world, [EN], extractor)
     assert llm.prompts == [f"<chunk>{EN.text}</chunk>"]
     assert world.find_entity("Klein").metadata == {"extractor": "qwen"}
+
+
+def test_a_relation_is_the_short_phrase_between_two_names():
+    from treerag.knowledge_graph.extract import NAMED_WITH, relation_phrase
+
+    assert relation_phrase("Orla Venn was born in Quillhaven.", "Orla Venn", "Quillhaven") == (
+        "was born in"
+    )
+    assert relation_phrase("Quillhaven was the home of Orla Venn.", "Orla Venn", "Quillhaven") == (
+        "was the home of"
+    )
+    assert relation_phrase("沈疑微出生于鹤烟城。", "沈疑微", "鹤烟城") == "出生于"
+    # Across a clause, or longer than a relation phrase: the sentence only names both.
+    assert relation_phrase(
+        "Quillhaven, where Orla Venn lived, is old.", "Quillhaven", "Orla Venn"
+    ) == (NAMED_WITH)
+    long = "Orla Venn, who travelled the seas for many long years, died in Quillhaven."
+    assert relation_phrase(long, "Orla Venn", "Quillhaven") == NAMED_WITH
+    assert relation_phrase("Orla Venn and Quillhaven.", "Orla Venn", "Quillhaven") == "and"
+    assert relation_phrase("Nothing here.", "Orla Venn", "Quillhaven") == NAMED_WITH

@@ -24,9 +24,15 @@ def entity_id_for(name: str) -> str:
 
 
 def edge_id_for(source: str, target: str, edge_type: str, relation: str) -> str:
-    """Return the deterministic id of an edge; co-occurrence ignores direction."""
+    """Return the deterministic id of an edge; co-occurrence ignores direction and phrase.
+
+    Two names a sentence gives together are one edge whatever words joined them in each
+    chunk ("joined", "of"): the chunks add up as evidence, each chunk's phrase is kept as a
+    `relation` attribute value.
+    """
     if edge_type == CO_OCCURS:
         source, target = sorted((source, target))
+        relation = ""
     key = f"{source}\0{target}\0{edge_type}\0{normalize_name(relation)}"
     return "rel-" + hashlib.sha1(key.encode(), usedforsecurity=False).hexdigest()[:16]
 
@@ -97,6 +103,7 @@ class _Merger:
             edge.importance = max(edge.importance, rel.importance)
         edge.chunk_ids.append(chunk_id)
         _add_value(edge.attributes, "description", rel.description, f"chunk {chunk_id}")
+        _add_value(edge.attributes, "relation", rel.relation, f"chunk {chunk_id}")
 
     def _new_edge(self, rel: ExtractedRelation, src: Entity, dst: Entity) -> Edge:
         edge = Edge(
