@@ -59,3 +59,10 @@ def test_runs_at_80_columns_show_the_question(data: Path) -> None:
     lines = runner.invoke(app, ["runs"]).output.splitlines()
     assert any(line.strip() == question for line in lines), lines
     assert all(len(line) <= 80 for line in lines)
+
+
+def test_search_says_a_markdown_title_once(data: Path) -> None:
+    (data / "marta.md").write_text("# Marta Velik\n\nMarta Velik was born in Orlenburg.\n")
+    said(["ingest", str(data)])
+    found = said(["search", "Marta Velik"])
+    assert "Marta Velik Marta Velik" not in found and "Marta Velik was born" in found

@@ -74,7 +74,8 @@ def search_command(
     table.add_column("text")
     for i, (doc, score) in enumerate(results, 1):
         headings = doc.metadata.get("heading_path", [])
-        heading = " › ".join(headings)
+        # A document's first heading is often its title: say it once.
+        heading = " › ".join(h for h in headings if h != doc.metadata["title"])
         title = doc.metadata["title"] + (f"\n[dim]{heading}[/]" if heading else "")
         text = _body(doc.page_content, [doc.metadata["title"], *headings]).replace("\n", " ")
         table.add_row(str(i), f"{score:.3f}", title, text[:200] + ("…" if len(text) > 200 else ""))
