@@ -83,6 +83,8 @@ async def test_upload_list_ask_delete_ask_again(docs_server):
         uploaded = [d for d in listing["documents"] if d["source"].endswith("/uploads/zephyr.md")]
         assert len(uploaded) == 1 and uploaded[0]["chunks"] == 1 and uploaded[0]["ingested_at"]
         assert len(listing["documents"]) == 14  # the 13 sample files and the upload
+        total = sum(d["chunks"] for d in listing["documents"])
+        assert client.get("/ui/api/docs/count").json() == {"chunks": total}
         assert listing["stale"] == {"keyword_tree": False, "knowledge_graph": False}
         assert any(s["name"] == "photo.txt" for s in listing["skipped"])
 
@@ -100,6 +102,7 @@ async def test_upload_list_ask_delete_ask_again(docs_server):
         }
         assert client.delete("/ui/api/docs", params={"source": source}).status_code == 404
         assert source not in {d["source"] for d in client.get("/ui/api/docs").json()["documents"]}
+        assert client.get("/ui/api/docs/count").json() == {"chunks": total - 1}
 
     after = await ask(url, QUESTION)
     assert "zephyr.md" not in cited_sources(after) and "Wendral" not in after["answer"]

@@ -85,6 +85,7 @@ def document_probes(acme_plan: str) -> list[tuple[str, str, Any, set[int]]]:
     quoted = urllib.parse.quote(acme_plan, safe="")
     return [
         ("GET", "/ui/api/docs", None, {200}),
+        ("GET", "/ui/api/docs/count", None, {200}),
         ("DELETE", f"/ui/api/docs?source={quoted}", None, NOT_FOUND),
         ("DELETE", "/ui/api/docs?source=plan.md", None, NOT_FOUND),
         (

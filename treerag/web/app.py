@@ -258,6 +258,7 @@ def _routes() -> list[Any]:
         Route("/ui/", index, methods=["GET"]),
         Route("/ui/api/docs", documents.list_docs, methods=["GET"]),
         Route("/ui/api/docs", documents.delete_doc, methods=["DELETE"]),
+        Route("/ui/api/docs/count", documents.count_chunks, methods=["GET"]),
         Route("/ui/api/docs/upload", documents.upload_docs, methods=["POST"]),
         Route("/ui/api/docs/rebuild", documents.rebuild_docs, methods=["POST"]),
         Route("/ui/api/settings", documents.settings, methods=["GET"]),

@@ -94,6 +94,30 @@ async def rebuild_docs(request: Request) -> Response:
     return _json(await asyncio.to_thread(rebuild, await context_for(request)))
 
 
+def _chunk_count(ctx: Context) -> int:
+    from treerag.models import get_embeddings
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    store = ChunkStore(ctx, get_embeddings(ctx))
+    return store.count() if store.exists() else 0
+
+
+async def count_chunks(request: Request) -> Response:
+    """How many chunks are stored: one count query, for "is anything in yet?".
+
+    ---
+    summary: The number of stored chunks (GET /ui/api/docs/count)
+    responses:
+      200: {description: "chunks: the number of chunks in the caller's collection (0 if none)"}
+      503: {description: the chunk store is unavailable}
+    """
+    ctx = await context_for(request)
+    try:
+        return _json({"chunks": await asyncio.to_thread(_chunk_count, ctx)})
+    except Exception as exc:  # the store is unreachable or misconfigured: say so
+        return _json({"error": f"chunk store unavailable: {exc}"}, 503)
+
+
 async def settings(request: Request) -> Response:
     """The run settings the page shows and may override.
 

@@ -71,10 +71,11 @@ export class Documents {
     this.load();
   }
 
-  // How many documents are in (null when the list cannot be read: the run then says why).
+  // How many chunks are in (null when the store cannot be read: the run then says why). One
+  // count query: the full listing also measures what the derived stores miss.
   async count() {
     try {
-      return ((await fetchJSON("/ui/api/docs")).documents || []).length;
+      return (await fetchJSON("/ui/api/docs/count")).chunks;
     } catch (_) {
       return null;
     }
