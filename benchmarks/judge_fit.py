@@ -45,8 +45,9 @@ if str(REPO_ROOT) not in sys.path:
 
 from treerag.context import Context  # noqa: E402
 from treerag.eval.datasets import load_dataset  # noqa: E402
-from treerag.eval.metrics import normalize_answer, record_id  # noqa: E402
+from treerag.eval.metrics import normalize_answer  # noqa: E402
 from treerag.eval.runner import prepare_store  # noqa: E402
+from treerag.text import source_record  # noqa: E402
 
 DATASETS = REPO_ROOT.parent / "shared" / "datasets"
 SETS = {
@@ -85,7 +86,7 @@ def measure(name: str, data_dir: Path, limit: int | None) -> list[dict[str, Any]
             key = (
                 title
                 if dataset.gold_key == "title"
-                else record_id(doc.metadata.get("source", ""), store.source_prefix)
+                else source_record(doc.metadata.get("source", ""), store.source_prefix)
             )
             f = judge.features(q.question, title, doc.page_content)
             text = normalize_answer(doc.page_content)

@@ -106,7 +106,7 @@ def capped_recall(ranked: list[str], gold: set[str], k: int) -> float:
 
 def _folded(text: str) -> str:
     """SQuAD-normalised, Traditional folded to Simplified: quotes keep the document's script."""
-    from treerag.keyword_tree.normalize import to_simplified
+    from treerag.text import to_simplified
 
     return to_simplified(normalize_answer(text))
 

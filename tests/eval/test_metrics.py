@@ -10,7 +10,6 @@ from treerag.eval.metrics import (
     exact_match,
     normalize_answer,
     recall_at_k,
-    record_id,
     token_f1,
 )
 
@@ -67,9 +66,3 @@ def test_recall_at_k():
     assert recall_at_k(["c3", "c3", "c4"], {"c3", "c4"}, 2) == 1.0
     with pytest.raises(ValueError):
         recall_at_k(ranked, set(), 2)
-
-
-def test_record_id_from_source():
-    assert record_id("/data/eval/eval_1.jsonl#c1") == "c1"
-    assert record_id("/da#ta/x.jsonl#c#1", "/da#ta/x.jsonl") == "c#1"
-    assert record_id("plain.md") == "plain.md"

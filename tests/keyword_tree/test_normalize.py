@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from treerag.keyword_tree import KeywordTree
-from treerag.keyword_tree.normalize import canonical, normalized_forms, query_key
+from treerag.keyword_tree.normalize import normalized_forms
+from treerag.text import canonical, query_key
 
 CANONICAL = [
     # traditional → simplified

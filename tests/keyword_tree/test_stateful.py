@@ -20,7 +20,7 @@ from treerag.keyword_tree import (
     KeywordTree,
     TreeConfig,
 )
-from treerag.keyword_tree.normalize import canonical
+from treerag.text import canonical
 
 NAMES = ["a", "A", "b", "机器", "機器", "c d", "C-D"]
 CONFIG = TreeConfig(checkpoint_every=4)

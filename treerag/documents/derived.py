@@ -24,6 +24,7 @@ from typing import Any, Literal
 
 from treerag.context import Context
 from treerag.documents.manifest import mark_stale, now_iso, read_manifest, update_manifest
+from treerag.text import source_file
 
 log = logging.getLogger(__name__)
 Outcome = Literal["updated", "stale", "absent"]
@@ -35,18 +36,13 @@ _CHUNK_ID = re.compile(r"[0-9a-f]{32}")
 FETCH_BATCH = 500
 
 
-def file_of(source: str) -> str:
-    """The file a stored source belongs to (JSON records are stored as `file#id`)."""
-    return source.split("#", 1)[0]
-
-
 def live_chunks(ctx: Context) -> dict[str, set[str]]:
     """The chunk ids the collection holds, by file (empty when there is no collection)."""
     store = _store(ctx)
     out: dict[str, set[str]] = {}
     if store.exists():
         for source, ids in store.ids_by_source().items():
-            out.setdefault(file_of(source), set()).update(ids)
+            out.setdefault(source_file(source), set()).update(ids)
     return out
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
+from treerag.text import source_file
 
 log = logging.getLogger(__name__)
 MANIFEST_FILE = "documents.json"
@@ -101,7 +102,7 @@ def record_ingest(ctx: Context, report: Any) -> None:
                 said = {"name": Path(f.path).name, "path": f.path, "reason": reason, "at": when}
                 data["skipped"].append(said)
         for source in report.pruned_sources:
-            data["documents"].pop(source.split("#", 1)[0], None)
+            data["documents"].pop(source_file(source), None)
 
     try:
         update_manifest(ctx, change)

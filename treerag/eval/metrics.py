@@ -15,12 +15,12 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from treerag.reasoning.wording import LABELS, strip_label
+from treerag.text import HAN_KANA_HANGUL
 
 OFFLINE_LABEL = LABELS["en"]
 _CITATION = re.compile(r"\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 _ARTICLES = re.compile(r"\b(a|an|the)\b")
-_CJK_CLASS = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af"
-_TOKEN = re.compile(f"[{_CJK_CLASS}]|[^\\s{_CJK_CLASS}]+")
+_TOKEN = re.compile(f"[{HAN_KANA_HANGUL}]|[^\\s{HAN_KANA_HANGUL}]+")
 _ASCII_PUNCT = frozenset(string.punctuation)
 
 
@@ -78,14 +78,3 @@ def recall_at_k(ranked: Sequence[str], gold: Iterable[str], k: int) -> float:
     if not wanted:
         raise ValueError("recall needs at least one gold key")
     return len(wanted.intersection(distinct(ranked)[:k])) / len(wanted)
-
-
-def record_id(source: str, file_prefix: str = "") -> str:
-    """The record id of a JSON/JSONL chunk source `<file>#<id>`.
-
-    With `file_prefix` (the file's path as stored) the prefix is removed exactly, so ids and
-    paths may themselves contain `#`; otherwise the part after the first `#` is the id.
-    """
-    if file_prefix and source.startswith(file_prefix + "#"):
-        return source[len(file_prefix) + 1 :]
-    return source.split("#", 1)[1] if "#" in source else source

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any
 
 from treerag.context import Context
 from treerag.eval.datasets import Dataset, Question
-from treerag.eval.metrics import clean_answer, exact_match, recall_at_k, record_id, token_f1
+from treerag.eval.metrics import clean_answer, exact_match, recall_at_k, token_f1
+from treerag.text import source_record
 
 if TYPE_CHECKING:
     from treerag.ingest.indexer import IngestReport, Progress
@@ -276,7 +277,7 @@ def evidence_keys(evidence: list[dict[str, Any]], dataset: Dataset, store: Store
     """The gold-comparable key of each evidence item: its title or its record id."""
     if dataset.gold_key == "title":
         return [str(e.get("title", "")) for e in evidence]
-    return [record_id(str(e.get("source", "")), store.source_prefix) for e in evidence]
+    return [source_record(str(e.get("source", "")), store.source_prefix) for e in evidence]
 
 
 def score(

@@ -15,6 +15,7 @@ from treerag.ingest.splitting import split_sections
 from treerag.models import embedding_dimension, get_embeddings
 from treerag.retrievers.chunk_store import Chunk, ChunkStore
 from treerag.retrievers.keyword_tree import common_folder
+from treerag.text import source_file
 
 Progress = Callable[[str, int, int], None]
 """Called as progress(stage, done, total): "load" per file read, "embed" per batch written
@@ -88,11 +89,6 @@ class IngestReport:
         return sum(f.removed for f in self.files) + self.pruned_chunks
 
 
-def _file_of(source: str) -> str:
-    """The file a stored source belongs to (JSON records are stored as `file#id`)."""
-    return source.split("#", 1)[0]
-
-
 def ingest(
     paths: Sequence[Path],
     ctx: Context,
@@ -147,7 +143,7 @@ def ingest(
     existing = store.ids_by_source() if store.exists() else {}
     existing_by_file: dict[str, set[str]] = {}
     for source, ids in existing.items():
-        existing_by_file.setdefault(_file_of(source), set()).update(ids)
+        existing_by_file.setdefault(source_file(source), set()).update(ids)
     writer = _Writer(store, embeddings, progress, choose_embedder=choose, notify=notify)
     dedup = _Duplicates(store)
     pruned: list[str] = []
@@ -163,7 +159,7 @@ def ingest(
         if prune and store.exists():
             report.pruned_sources, pruned = _prune(store, paths, existing)
             report.pruned_chunks = len(pruned)
-            dedup.forget(_file_of(s) for s in report.pruned_sources)
+            dedup.forget(source_file(s) for s in report.pruned_sources)
     except KeyboardInterrupt:
         report.interrupted = True
     finally:
@@ -376,8 +372,8 @@ def _prune(
     gone = [
         source
         for source in existing
-        if any(Path(_file_of(source)).is_relative_to(d) for d in dirs)
-        and not Path(_file_of(source)).exists()
+        if any(Path(source_file(source)).is_relative_to(d) for d in dirs)
+        and not Path(source_file(source)).exists()
     ]
     ids = [i for s in gone for i in existing[s]]
     store.delete(ids)

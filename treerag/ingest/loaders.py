@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag.json_errors import where_broken
+from treerag.text import record_source
 
 SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".json", ".jsonl"}
 CONVERTED = {".html", ".htm", ".docx", ".pptx", ".xlsx", ".csv"}
@@ -253,4 +254,4 @@ def _load_json(path: Path, source: str, keys: JsonFields, problems: list[str]) -
         if keys.title in record and not text.lstrip().startswith(title):
             # A record's title is often the only place its subject is named: index it too.
             text = f"{title}\n{text}"
-        yield Section(f"{source}#{rid}", title, text, "text", {"record_id": rid, **extra})
+        yield Section(record_source(source, rid), title, text, "text", {"record_id": rid, **extra})

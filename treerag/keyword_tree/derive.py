@@ -21,10 +21,10 @@ from treerag.keyword_tree.keyword_ops import (
     stage_delete,
     stage_update,
 )
-from treerag.keyword_tree.normalize import canonical
 from treerag.keyword_tree.results import WriteResult
 from treerag.keyword_tree.txn import Txn
 from treerag.keyword_tree.validate import MAX_NAME
+from treerag.text import canonical
 
 if TYPE_CHECKING:
     from treerag.keyword_tree.store import KeywordTree

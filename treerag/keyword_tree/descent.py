@@ -10,9 +10,9 @@ from treerag.keyword_tree.agent import AgentStats, agent_name, call_agent
 from treerag.keyword_tree.cache import MISSING, TreeCache
 from treerag.keyword_tree.config import TreeConfig
 from treerag.keyword_tree.indexes import TreeIndex
-from treerag.keyword_tree.normalize import query_key
 from treerag.keyword_tree.results import DescentStep, DescentTrace
 from treerag.keyword_tree.schemas import BranchDecision, DescentView, PathItem, ViewNode
+from treerag.text import query_key
 
 
 @dataclass(slots=True)

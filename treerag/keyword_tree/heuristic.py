@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from treerag.keyword_tree.normalize import canonical, forms_of
+from treerag.keyword_tree.normalize import forms_of
 from treerag.keyword_tree.schemas import (
     BranchDecision,
     CandidateNode,
@@ -18,6 +18,7 @@ from treerag.keyword_tree.schemas import (
     ViewNode,
 )
 from treerag.keyword_tree.terms import mentions, overlap, terms
+from treerag.text import canonical
 
 Similarity = Callable[[str, str], float]
 

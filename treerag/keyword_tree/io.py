@@ -12,10 +12,10 @@ from treerag.keyword_tree.errors import DuplicateError, InvalidInputError, NotFo
 from treerag.keyword_tree.indexes import unpack_link
 from treerag.keyword_tree.info_ops import stage_create_info, stage_link
 from treerag.keyword_tree.keyword_ops import sibling_with_name, stage_create, stage_update
-from treerag.keyword_tree.normalize import canonical
 from treerag.keyword_tree.outline import parse_outline, render_outline
 from treerag.keyword_tree.results import WriteResult
 from treerag.keyword_tree.txn import Txn
+from treerag.text import canonical
 
 if TYPE_CHECKING:
     from treerag.keyword_tree.store import KeywordTree

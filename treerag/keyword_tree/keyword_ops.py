@@ -14,7 +14,7 @@ from treerag.keyword_tree.errors import (
 from treerag.keyword_tree.indexes import TreeIndex
 from treerag.keyword_tree.info_ops import next_version, stage_move_link, stage_unlink
 from treerag.keyword_tree.models import Record, new_id, now_iso
-from treerag.keyword_tree.normalize import canonical, normalized_forms
+from treerag.keyword_tree.normalize import normalized_forms
 from treerag.keyword_tree.txn import Txn
 from treerag.keyword_tree.validate import (
     check_aliases,
@@ -24,6 +24,7 @@ from treerag.keyword_tree.validate import (
     check_name,
     check_text,
 )
+from treerag.text import canonical
 
 KEYWORD_FIELDS = ("name", "aliases", "description", "metadata")
 InfoPolicy = Literal["forbid", "reattach", "unlink"]

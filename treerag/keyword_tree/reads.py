@@ -20,8 +20,8 @@ from treerag.keyword_tree.models import (
     link_from_record,
     parse_relation,
 )
-from treerag.keyword_tree.normalize import query_key
 from treerag.keyword_tree.terms import jieba_module
+from treerag.text import query_key
 
 
 class ReadsMixin(StoreBase):

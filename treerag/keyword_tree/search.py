@@ -11,10 +11,10 @@ from treerag.keyword_tree.changelog import append_audit
 from treerag.keyword_tree.descent import Descender, Outcome, decision_log
 from treerag.keyword_tree.errors import InvalidInputError
 from treerag.keyword_tree.models import KeywordNode
-from treerag.keyword_tree.normalize import query_key
 from treerag.keyword_tree.reads import ReadsMixin
 from treerag.keyword_tree.results import Ambiguous, Matched, NotFound, SearchResult, Via
 from treerag.keyword_tree.schemas import CandidateNode, DisambiguationDecision
+from treerag.text import query_key
 
 
 class SearchMixin(ReadsMixin):

@@ -6,9 +6,7 @@ import functools
 import re
 from typing import Any
 
-from treerag.keyword_tree.normalize import canonical, has_cjk
-
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+from treerag.text import HAN_RUN, canonical, has_han
 
 STOPWORDS = frozenset(
     """
@@ -40,15 +38,15 @@ def terms(text: str) -> frozenset[str]:
     """
     norm = canonical(text)
     out: set[str] = set()
-    if has_cjk(norm):
+    if has_han(norm):
         for token in jieba_module().lcut(norm):
             token = token.strip()
             if len(token) >= 2 and token not in STOPWORDS:
                 out.add(token)
-        for run in _CJK_RUN.findall(norm):
+        for run in HAN_RUN.findall(norm):
             out.update(run[i : i + 2] for i in range(len(run) - 1))
         out -= STOPWORDS
-        norm = _CJK_RUN.sub(" ", norm)
+        norm = HAN_RUN.sub(" ", norm)
     for word in norm.split():
         if (len(word) >= 2 or word.isdigit()) and word not in STOPWORDS:
             out.add(word)
@@ -63,7 +61,7 @@ def mentions(text_canonical: str, form: str) -> bool:
     """
     if not form:
         return False
-    if has_cjk(form):
+    if has_han(form):
         return form in text_canonical if len(form) >= 2 else text_canonical == form
     pattern = r"(?<![0-9a-z])" + re.escape(form) + r"(?![0-9a-z])"
     return re.search(pattern, text_canonical) is not None

@@ -9,7 +9,7 @@ import orjson
 
 from treerag.keyword_tree.errors import InvalidInputError
 from treerag.keyword_tree.jsonl import dumps
-from treerag.keyword_tree.normalize import canonical
+from treerag.text import canonical
 
 MAX_NAME = 200
 

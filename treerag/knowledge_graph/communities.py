@@ -10,8 +10,9 @@ from typing import Any
 import networkx as nx
 
 from treerag.knowledge_graph.model import Edge, Entity, attributes_text
-from treerag.knowledge_graph.text import split_sentences, truncate_tokens
+from treerag.knowledge_graph.text import truncate_tokens
 from treerag.knowledge_graph.world import World
+from treerag.text import split_sentences
 
 
 @dataclass(frozen=True)

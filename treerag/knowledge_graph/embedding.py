@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeAlias
 import numpy as np
 
 from treerag.knowledge_graph.errors import EmbeddingError
-from treerag.knowledge_graph.text import CJK_CHAR
+from treerag.text import WIDE_CHAR
 
 Embed: TypeAlias = Callable[[list[str]], np.ndarray]
 """Map texts to an (n, d) float32 array of L2-normalised rows."""
@@ -44,11 +44,11 @@ def hash_tokens(text: str) -> list[str]:
     """Return lexical features: lowercased words, CJK characters and CJK bigrams."""
     tokens: list[str] = []
     for word in _WORD.findall(text.casefold()):
-        if CJK_CHAR.search(word):
-            chars = [c for c in word if CJK_CHAR.match(c)]
+        if WIDE_CHAR.search(word):
+            chars = [c for c in word if WIDE_CHAR.match(c)]
             tokens.extend(chars)
             tokens.extend(a + b for a, b in zip(chars, chars[1:], strict=False))
-            latin = CJK_CHAR.sub(" ", word).split()
+            latin = WIDE_CHAR.sub(" ", word).split()
             tokens.extend(latin)
         else:
             tokens.append(word)

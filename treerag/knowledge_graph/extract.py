@@ -10,7 +10,9 @@ from typing import Any, Protocol, runtime_checkable
 
 from treerag.knowledge_graph.model import TextUnit
 from treerag.knowledge_graph.schemas import ExtractedEntity, ExtractedRelation, ExtractionResult
-from treerag.knowledge_graph.text import has_cjk, normalize_name, split_sentences
+from treerag.knowledge_graph.text import normalize_name
+from treerag.text import has_han, has_wide, split_sentences
+from treerag.text.names import chinese_nouns, latin_spans
 
 CO_OCCURS = "co_occurs"
 NAMED_WITH = "named with"
@@ -41,8 +43,8 @@ def relation_phrase(sentence: str, first: str, second: str) -> str:
     between = _ARTICLES.sub("", between).strip()
     if not between or _CLAUSE_BREAK.search(between):
         return NAMED_WITH
-    size = len(between.replace(" ", "")) if has_cjk(between) else len(between.split())
-    limit = PHRASE_CJK_CHARS if has_cjk(between) else PHRASE_WORDS
+    size = len(between.replace(" ", "")) if has_han(between) else len(between.split())
+    limit = PHRASE_CJK_CHARS if has_han(between) else PHRASE_WORDS
     return between if size <= limit else NAMED_WITH
 
 
@@ -95,23 +97,6 @@ class RunnableExtractor:
         return ExtractionResult.model_validate(result)
 
 
-# Capitalised words that start sentences or stand alone without naming anything.
-_STOP = frozenset(
-    """a an the this that these those it its he she they we you i his her their our my your
-    in on at of for to from by with as and or but if when while after before since during
-    however although though despite because also there here then thus so yet not no yes
-    what which who whom whose where why how all some any each every many most more one two
-    is are was were be been has have had do does did may might can could will would shall
-    should must mr mrs ms dr st about above across against along among around behind below
-    beneath beside besides between beyond into near onto over per through throughout toward
-    towards under until unlike upon via within without""".split()
-)
-_CONNECTORS = frozenset("of de la le du di da von van der den del y and the".split())
-_TOKEN = re.compile(r"[^\W\d_][\w'’\-]*|\S")
-_ZH_FLAGS = {"nr": "person", "ns": "location", "nt": "organization", "nz": "entity"}
-_ZH_JOIN = frozenset("·•・")
-
-
 @dataclass
 class _Mention:
     surface: str
@@ -120,78 +105,6 @@ class _Mention:
     proper: bool
     count: int = 0
     sentences: set[int] = field(default_factory=set)
-
-
-def _name_follows(tokens: list[str], i: int) -> bool:
-    """Return whether a capitalised word follows, past connectors ("Church of the Goddess")."""
-    while i < len(tokens) and tokens[i].lower() in _CONNECTORS:
-        i += 1
-    return i < len(tokens) and tokens[i][0].isupper() and tokens[i][0].isalpha()
-
-
-def _english_spans(sentence: str) -> list[str]:
-    """Return runs of capitalised words, allowing 'of', 'de', … between them."""
-    spans: list[str] = []
-    current: list[str] = []
-    tokens = _TOKEN.findall(sentence)
-    for i, tok in enumerate(tokens):
-        if tok[0].isupper() and tok[0].isalpha():
-            current.append(tok)
-        elif current and tok.lower() in _CONNECTORS and _name_follows(tokens, i + 1):
-            current.append(tok)
-        else:
-            spans.append(" ".join(current))
-            current = []
-    spans.append(" ".join(current))
-    out = []
-    for span in spans:
-        words = span.split()
-        while words and words[0].lower() in _STOP:
-            words = words[1:]
-        if words and not (len(words) == 1 and words[0].lower() in _STOP):
-            out.append(" ".join(words))
-    return out
-
-
-def _chinese_nouns(sentence: str) -> list[tuple[str, str, bool]]:
-    """Return (word, type, proper) for jieba nouns; adjacent proper nouns are joined."""
-    from treerag.segment import posseg
-
-    pseg = posseg()
-    out: list[tuple[str, str, bool]] = []
-    run: list[str] = []
-    run_type = ""
-    for pair in pseg.cut(sentence):
-        word, flag = pair.word, pair.flag
-        kind = next((t for f, t in _ZH_FLAGS.items() if flag.startswith(f)), None)
-        if kind is not None or (run and word in _ZH_JOIN):
-            run.append(word)
-            run_type = run_type or kind or "entity"
-            continue
-        if run:
-            out.append(("".join(run).strip("".join(_ZH_JOIN)), run_type, True))
-            run, run_type = [], ""
-        if flag == "n" and len(word) >= 2:
-            out.append((word, "concept", False))
-    if run:
-        out.append(("".join(run).strip("".join(_ZH_JOIN)), run_type, True))
-    return [(w, t, p) for w, t, p in out if len(w) >= 2]
-
-
-def proper_names(text: str) -> list[str]:
-    """Names a text gives: capitalised runs of two or more words, jieba person/place/org tags.
-
-    Single capitalised words are left out (sentence starts, common nouns in titles); a CJK
-    proper noun needs jieba's nr / ns / nt tag (nz, "other proper noun", is too loose).
-    """
-    names: list[str] = []
-    for sentence in split_sentences(text):
-        names += [s for s in _english_spans(sentence) if " " in s]
-        if has_cjk(sentence):
-            names += [
-                w for w, kind, proper in _chinese_nouns(sentence) if proper and kind != "entity"
-            ]
-    return names
 
 
 class HeuristicExtractor:
@@ -230,10 +143,10 @@ class HeuristicExtractor:
             everywhere = set(range(len(sentences)))
             mentions[key] = _Mention(chunk.title.strip(), "topic", (-1, 0), True, 1, everywhere)
         for s_idx, sentence in enumerate(sentences):
-            found = [(w, "entity", True) for w in _english_spans(sentence)]
+            found = [(w, "entity", True) for w in latin_spans(sentence)]
             found = [f for f in found if f[0].lower() not in lower_words or " " in f[0]]
-            if has_cjk(sentence):
-                found += _chinese_nouns(sentence)
+            if has_wide(sentence):
+                found += chinese_nouns(sentence)
             for pos, (word, kind, proper) in enumerate(found):
                 key = normalize_name(word)
                 if not key:

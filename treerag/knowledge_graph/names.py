@@ -16,8 +16,9 @@ from typing import Any
 import ahocorasick
 
 from treerag.knowledge_graph.model import NAME_KEYS, Entity
-from treerag.knowledge_graph.text import has_cjk, longest_matches, normalize_name
+from treerag.knowledge_graph.text import longest_matches, normalize_name
 from treerag.knowledge_graph.world import World
+from treerag.text import has_wide
 
 MIN_CJK_CHARS = 2
 MIN_LATIN_CHARS = 3
@@ -41,7 +42,7 @@ def build_name_index(world: World) -> Any:
     for entity in world.entities():
         for name in entity_names(entity):
             key = normalize_name(name)
-            if len(key) < (MIN_CJK_CHARS if has_cjk(key) else MIN_LATIN_CHARS):
+            if len(key) < (MIN_CJK_CHARS if has_wide(key) else MIN_LATIN_CHARS):
                 continue
             ids = ids_by_name.setdefault(key, [])
             if entity.id not in ids:

@@ -38,8 +38,8 @@ from typing import Any
 import ahocorasick
 import numpy as np
 
-from treerag.keyword_tree.normalize import canonical
-from treerag.knowledge_graph.text import has_cjk, longest_matches
+from treerag.knowledge_graph.text import longest_matches
+from treerag.text import HAN, LINKING, canonical, has_wide, proper_names
 
 MAX_SHARED = 50
 """A shared name named by more passages than this says little about any one of them."""
@@ -102,7 +102,7 @@ def name_key(name: str) -> str:
 def _usable(key: str) -> bool:
     if not key or key.isdigit():
         return False
-    return len(key) >= (MIN_CJK_CHARS if has_cjk(key) else MIN_LATIN_CHARS)
+    return len(key) >= (MIN_CJK_CHARS if has_wide(key) else MIN_LATIN_CHARS)
 
 
 class NameMatcher:
@@ -126,10 +126,8 @@ class NameMatcher:
 
 def shared_names(text: str) -> list[tuple[str, str]]:
     """Candidate names of a passage: capitalised multi-word runs, jieba person/place/org tags."""
-    from treerag.knowledge_graph.extract import proper_names
-
     out: dict[str, str] = {}
-    for label in proper_names(text):
+    for label in proper_names(text, LINKING):
         key = name_key(label)
         if _usable(key):
             out.setdefault(key, label)
@@ -137,7 +135,7 @@ def shared_names(text: str) -> list[tuple[str, str]]:
 
 
 _LATIN_NAME = r"[A-Z][\w'’\-]*(?:[ ]+(?:(?:of|the|de|van|von)[ ]+)?[A-Z][\w'’\-]*)*"
-_CJK_RUN = r"[\u4e00-\u9fff·]{2,16}"
+_CJK_RUN = rf"[{HAN}·]{{2,16}}"
 _LATIN_THEN_CJK = re.compile(rf"({_LATIN_NAME})[ ]*[（(][ ]*({_CJK_RUN})[ ]*[)）,，;；]")
 _CJK_THEN_LATIN = re.compile(rf"({_CJK_RUN})[ ]*[（(][ ]*({_LATIN_NAME})[ ]*[)）,，;；]")
 _PROPER = ("nr", "ns", "nt", "nz")

@@ -1,4 +1,4 @@
-"""Text helpers: name normalization, token counting and sentence splitting for CJK and Latin."""
+"""Text helpers of the entity graph: name keys, whole-name matches, token counts and cells."""
 
 from __future__ import annotations
 
@@ -6,23 +6,17 @@ import re
 import unicodedata
 from typing import Any
 
+from treerag.text import CJK_WIDE, has_wide
+
 # Han, kana, hangul and CJK punctuation/full-width forms: one token per character.
-_CJK = "\u3000-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef"
-CJK_CHAR = re.compile(f"[{_CJK}]")
-_CJK_RUN = re.compile(f"[{_CJK}]+")
+_WIDE_RUN = re.compile(f"[{CJK_WIDE}]+")
 _QUOTES = re.compile(r"[\"'“”‘’「」『』《》〈〉()（）\[\]【】]")
 _SPACES = re.compile(r"\s+")
-_SENTENCE_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
-
-
-def has_cjk(text: str) -> bool:
-    """Return whether the text contains any CJK character."""
-    return CJK_CHAR.search(text) is not None
 
 
 def whole_match(text: str, start: int, end: int, key: str) -> bool:
     """CJK names match anywhere; a Latin name must not run into a letter, digit or '_'."""
-    if has_cjk(key):
+    if has_wide(key):
         return True
     before = text[start - 1] if start > 0 else " "
     after = text[end] if end < len(text) else " "
@@ -67,9 +61,9 @@ def normalize_name(name: str) -> str:
 def count_tokens(text: str) -> int:
     """Count tokens: each CJK character is one, other text counts whitespace-separated words."""
     cjk = 0
-    for run in _CJK_RUN.findall(text):
+    for run in _WIDE_RUN.findall(text):
         cjk += len(run)
-    rest = _CJK_RUN.sub(" ", text)
+    rest = _WIDE_RUN.sub(" ", text)
     return cjk + len(rest.split())
 
 
@@ -82,18 +76,13 @@ def truncate_tokens(text: str, budget: int, ellipsis: str = "…") -> str:
     # Walk pieces (single CJK chars, words, whitespace) keeping the count.
     out: list[str] = []
     used = 0
-    for piece in re.findall(f"[{_CJK}]|[^\\s{_CJK}]+|\\s+", text):
+    for piece in re.findall(f"[{CJK_WIDE}]|[^\\s{CJK_WIDE}]+|\\s+", text):
         cost = 0 if piece.isspace() else 1
         if used + cost > budget - 1:
             break
         out.append(piece)
         used += cost
     return "".join(out).rstrip() + ellipsis
-
-
-def split_sentences(text: str) -> list[str]:
-    """Split text into sentences on Latin and CJK sentence ends and on newlines."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s and s.strip()]
 
 
 def clean_cell(value: object, delimiter: str = "|") -> str:

@@ -38,6 +38,7 @@ from treerag.reasoning.reading import (
     statements,
 )
 from treerag.reasoning.text import squash
+from treerag.text import canonical
 
 
 def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
@@ -112,7 +113,6 @@ def bridge_sentence(question: str, item: EvidenceItem) -> str:
     the question names the chunk's subject). With no such sentence, the one holding most of
     the question's relation.
     """
-    from treerag.keyword_tree.normalize import canonical
     from treerag.reasoning.named import names_in
 
     reading = read_question(question)

@@ -16,7 +16,7 @@ import threading
 from pathlib import Path
 
 from treerag.reasoning.base import Judgement
-from treerag.reasoning.text import normalize
+from treerag.text import width_and_case
 
 
 class JudgeCache:
@@ -37,7 +37,7 @@ class JudgeCache:
     @staticmethod
     def key(question: str, text: str, judge: str, linked_from: str = "") -> str:
         """Hash the identity of a verdict (see the module docstring)."""
-        parts = (" ".join(normalize(question).split()), text, judge, linked_from)
+        parts = (" ".join(width_and_case(question).split()), text, judge, linked_from)
         return hashlib.sha256("\x00".join(parts).encode()).hexdigest()
 
     def get(self, key: str) -> Judgement | None:

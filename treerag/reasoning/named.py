@@ -21,20 +21,20 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.knowledge_graph.passage_graph import MIN_CJK_CHARS, MIN_LATIN_CHARS, QUESTION_STEP
+from treerag.text import canonical, has_han, query_key
 
 MIN_NAME_CHARS = {"cjk": MIN_CJK_CHARS, "latin": MIN_LATIN_CHARS}
 """A title shorter than this (canonical characters) is not taken as named: "Io", "三"."""
 PATHS_KIND = "paths"
 """`found_by.kind` of a chunk a knowledge-graph path led to (`retrievers.path_source`)."""
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 
 
 def names_in(name: str, text: str) -> bool:
     """Whether canonical `text` holds canonical `name`, a Latin name as whole words."""
-    if len(name) < MIN_NAME_CHARS["cjk" if _CJK.search(name) else "latin"]:
+    if len(name) < MIN_NAME_CHARS["cjk" if has_han(name) else "latin"]:
         return False
-    if _CJK.search(name):
+    if has_han(name):
         return name in text
     return f" {name} " in f" {text} "
 
@@ -42,16 +42,12 @@ def names_in(name: str, text: str) -> bool:
 @functools.lru_cache(maxsize=4096)
 def title_keys(title: str) -> tuple[str, ...]:
     """The canonical forms a title is named by: whole, and without its disambiguator."""
-    from treerag.keyword_tree.normalize import canonical
-
     keys = [canonical(title), canonical(_DISAMBIGUATOR.sub("", title))]
     return tuple(k for k in dict.fromkeys(keys) if k)
 
 
 @functools.lru_cache(maxsize=4096)
 def _question_key(question: str) -> str:
-    from treerag.keyword_tree.normalize import query_key
-
     return query_key(question)
 
 

@@ -75,13 +75,13 @@ from treerag.reasoning.wording import (
     script_of_text,
     strip_label,
 )
+from treerag.text import LINKING, canonical, has_han, proper_names, query_key
 
 REFERENCE = re.compile(
     # "that"/"this" are left out: in questions they are mostly relative ("the fishers that…").
     r"\b(it|its|they|them|their|there|he|she|his|her)\b|[他她它那这该其]",
     re.IGNORECASE,
 )
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 FALLBACK_SENTENCES = 2
 """Sentences an offline answer quotes when the tree found no chain (one or two, as a chain)."""
@@ -109,7 +109,7 @@ THRESHOLDS = {
 
 def script_of(question: str) -> str:
     """Name the script of a question: "cjk" with Chinese characters, else "latin"."""
-    return "cjk" if _CJK.search(question) else "latin"
+    return "cjk" if has_han(question) else "latin"
 
 
 def rule(t: Thresholds, coverage: float, similarity: float, shares: bool) -> int:
@@ -166,8 +166,6 @@ def _carries(question: str, sentence: str) -> bool:
     A sentence sharing one word with the question ("…展示新烧制的器物" for "…由哪个行会烧制")
     is padding, not an answer.
     """
-    from treerag.keyword_tree.normalize import canonical
-
     reading = read_question(question)
     if any(names_in(e, canonical(sentence)) for e in reading.entities):
         return True
@@ -229,8 +227,6 @@ def named_entity(question: str, title: str, text: str) -> str:
     keyword tree's canonical form, which folds case, width and Traditional to Simplified
     script, so a question in either script names a chunk in either.
     """
-    from treerag.keyword_tree.normalize import canonical
-
     subject = names_subject(question, title, text)
     if subject:
         return subject
@@ -246,10 +242,7 @@ def named_entity(question: str, title: str, text: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def _question_names(question: str) -> tuple[tuple[str, str], ...]:
     """The question's proper names with their canonical keys: every chunk a run judges asks."""
-    from treerag.keyword_tree.normalize import query_key
-    from treerag.knowledge_graph.extract import proper_names
-
-    return tuple((name, query_key(name)) for name in proper_names(question))
+    return tuple((name, query_key(name)) for name in proper_names(question, LINKING))
 
 
 class OfflineReasoner:

@@ -3,9 +3,8 @@
 - slot: the kind of thing the question asks for, read from its question word: a person
   (who, 谁), a place (where, 哪里), a time (when, what year, 哪年, 何时), a number (how many,
   多少, 几), a yes/no answer (a question that opens with is/are/did ...), else a thing.
-- names: name-like spans of a text: runs of capitalised Latin words (inner "of"/"the"/"de"
-  allowed) and Chinese person, place, organisation and other proper nouns (jieba flags),
-  and a Chinese place after a preposition (在渡口县, 于沧江).
+- names: name-like spans of a text, `treerag.text.proper_names` under its `READING` rule
+  (single capitalised words count; Chinese noun runs and places after a preposition).
 - follow-up: the open clause of the question (the one with most content terms the chunk
   lacks), with the stretch the chunk covers (first to last covered term) replaced by the bridge
   entity, or its reference word ("that guild", "他", "该行会") replaced; "" when no
@@ -19,18 +18,26 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from functools import lru_cache
 
-from treerag.reasoning.text import EN_STOP, content_terms, is_zh_stop, normalize, stem
+from treerag.reasoning.text import content_terms, stem
+from treerag.text import (
+    EN_STOP,
+    HAN,
+    HAN_CHAR,
+    READING,
+    fold,
+    fold_cased,
+    is_zh_stop,
+    proper_names,
+    to_simplified,
+    width_and_case,
+)
+from treerag.text.names import WORD as _WORD
+from treerag.text.names import ZH_PLACE_SUFFIXES
 
 NEAR_DUPLICATE_JACCARD = 0.6
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_WORD = re.compile(
-    r"[\u3400-\u9fff\uf900-\ufaff]+|[A-Za-z][A-Za-z'\-]*(?:(?<=-)[A-Za-z\d\-]+)?|\d+"
-)
-"""A run of Chinese, a Latin word (a code such as ZEBRA-ACME-4471 whole), or a number."""
 _CLAUSE = re.compile(
     r",\s*(?:and|but|while)\s+|;\s*|\s+and\s+(?=(?:in\s+|from\s+|at\s+)?"
     r"(?:which|what|who|whom|whose|where|when|how)\b)|[，；]\s*|并且|而且|以及|同时",
@@ -38,7 +45,7 @@ _CLAUSE = re.compile(
 )
 _REFERENCE = re.compile(
     r"\b(?:that|this|the same|these|those)\s+[a-z]+\b|\b(?:it|they|he|she|him|her|them)\b"
-    r"|该[\u4e00-\u9fff]{2}|此[\u4e00-\u9fff]{2}|[他她它]们?",
+    rf"|该[{HAN}]{{2}}|此[{HAN}]{{2}}|[他她它]们?",
     re.IGNORECASE,
 )
 _YES_NO = re.compile(
@@ -75,15 +82,6 @@ _SLOTS = (
         ),
     ),
 )
-_NAME_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
-_ZH_PLACE = re.compile(
-    r"(?:在|于|於|到|至|自|从|從)"
-    r"([\u4e00-\u9fff]{1,5}?[镇鎮村县縣市省州区區乡鄉岛島城港湾灣湖江河山])"
-)
-"""A Chinese place after a preposition: 出生在渡口县, 位于沧江下游 (jieba tags few as names)."""
-_NAME_GLUE = frozenset({"of", "the", "de", "da", "van", "von", "del", "la", "le", "and"})
-
-
 _THING = re.compile(r"\b(?:which|what)\b|哪(?!里|儿)|什么")
 """A question word asking for a thing; the specific kinds above win where they start too."""
 
@@ -97,9 +95,7 @@ def slot(question: str) -> str:
     clause's. Read in the canonical script (Traditional folded to Simplified, width and case
     folded), so 哪裡 asks for a place as 哪里 does.
     """
-    from treerag.keyword_tree.normalize import to_simplified
-
-    lowered = to_simplified(unicodedata.normalize("NFKC", question)).lower()
+    lowered = fold(question)
     found: list[tuple[int, int, str]] = []
     for order, (name, pattern) in enumerate(_SLOTS):
         match = pattern.search(lowered)
@@ -118,7 +114,7 @@ def _head(question: str) -> str:
     match = re.search(r"\b(?:which|what)\s+([a-z][a-z\-]+)", question, re.I)
     if match and match.group(1).lower() not in EN_STOP:
         return match.group(1).lower()
-    match = re.search(r"哪(?:个|家|座|所|条)?([\u4e00-\u9fff]{2})", question)
+    match = re.search(rf"哪(?:个|家|座|所|条)?([{HAN}]{{2}})", question)
     return match.group(1) if match and not is_zh_stop(match.group(1)) else ""
 
 
@@ -138,38 +134,13 @@ def statement(kind: str, sentence: str, question: str) -> int:
     head = _head(question) if kind == "thing" else ""
     if head and head not in sentence.lower():
         return 0
-    fresh = [n for n in names(sentence) if not set(content_terms(n)) <= asked]
+    fresh = [n for n in proper_names(sentence, READING) if not set(content_terms(n)) <= asked]
     if head and any(head in n.lower() for n in fresh):
         return 2
     return int(bool(fresh))
 
 
-@lru_cache(maxsize=8192)
-def _zh_names(run: str) -> tuple[str, ...]:
-    """Runs of adjacent nouns with a proper noun among them, or of two nouns or more.
-
-    "香港立法会" (an organisation), "潮匠" + "行会" -> "潮匠行会" (a compound name).
-    """
-    from treerag.segment import posseg
-
-    out: list[str] = []
-    group: list[tuple[str, str]] = []
-    for pair in [*posseg().lcut(run), None]:
-        if pair is not None and (pair.flag.startswith("n") or pair.flag == "eng"):
-            group.append((pair.word, pair.flag))
-            continue
-        # A person's name starts at the name: "工程师佩林" (engineer Perrin), "师从沈疑微".
-        first_person = next((i for i, (_, f) in enumerate(group) if f == "nr"), 0)
-        group = group[first_person:]
-        word = "".join(w for w, _ in group)
-        proper = any(f in _NAME_FLAGS for _, f in group) or len(group) >= 2
-        if len(word) >= 2 and proper and not is_zh_stop(word):
-            out.append(word)
-        group = []
-    return tuple(out)
-
-
-_PLACE_SUFFIX = re.compile(r"[镇鎮村县縣市省州区區乡鄉岛島城港湾灣湖江河山寺庙廟桥橋]")
+_PLACE_SUFFIX = re.compile(f"[{ZH_PLACE_SUFFIXES}寺庙廟桥橋]")
 COMMON_WORD_FREQ = 100
 """A word jieba's dictionary counts at least this often is a common word ("城镇", "中国")."""
 
@@ -182,12 +153,12 @@ def proper(name: str) -> bool:
     characters (鹤/烟 of 鹤烟灯塔): "中国城镇", "小镇", "芯片首席设计师", all common words,
     are not, whatever part-of-speech jieba gives them.
     """
-    if not _CJK.search(name):
+    if not HAN_CHAR.search(name):
         return True
     from treerag.segment import jieba
 
     freq = jieba().dt.FREQ
-    words = [w for w in jieba().lcut(name) if _CJK.match(w)]
+    words = [w for w in jieba().lcut(name) if HAN_CHAR.match(w)]
     if len(words) > 1 and _PLACE_SUFFIX.fullmatch(words[-1]):
         return True  # 青石 + 镇: a word and a place's suffix name one place
     singles = 0
@@ -198,49 +169,6 @@ def proper(name: str) -> bool:
     return False
 
 
-def names(text: str) -> list[str]:
-    """Name-like spans in order of appearance: capitalised word runs and Chinese proper nouns."""
-    text = unicodedata.normalize("NFKC", text)
-    out: dict[str, None] = {}
-    run: list[str] = []
-    opening: set[int] = set()  # a run that opens a sentence ("Among the vessels …")
-
-    def flush() -> None:
-        while run and run[-1].lower() in _NAME_GLUE:
-            run.pop()
-        single_opening = len(run) == 1 and len(out) in opening
-        if run and not single_opening and run[0].lower() not in EN_STOP:
-            out.setdefault(" ".join(run), None)
-        opening.discard(len(out))
-        run.clear()
-
-    last_end = 0
-    for match in _WORD.finditer(text):
-        piece = match.group()
-        gap = text[last_end : match.start()]
-        last_end = match.end()
-        if run and gap.strip():  # punctuation ends a name
-            flush()
-        if _CJK.match(piece):
-            flush()
-            for word in _zh_names(piece):
-                out.setdefault(word, None)
-            for place in _ZH_PLACE.finditer(piece):
-                out.setdefault(place.group(1), None)
-        elif piece[:1].isupper() and len(piece) > 1:
-            if not run and piece.lower() in EN_STOP:
-                continue  # "The", "In" opening a sentence
-            run.append(piece)
-            if len(run) == 1 and re.search(r"(^|[.!?:]\s*[\"“(]?)$", text[: match.start()]):
-                opening.add(len(out))
-        elif run and piece.lower() in _NAME_GLUE:
-            run.append(piece)
-        else:
-            flush()
-    flush()
-    return list(out)
-
-
 def type_word(question: str, covered: set[str]) -> str:
     """The common noun that describes the bridge: the first covered lower-case question term.
 
@@ -249,7 +177,7 @@ def type_word(question: str, covered: set[str]) -> str:
     question describes its bridge as "…的 N" (佩林·奥斯克求学时的老师, 周怀远出生的县):
     N is the type word, whether or not the chunk says it the same way (师从 for 老师).
     """
-    if _CJK.search(question):
+    if HAN_CHAR.search(question):
         for match in re.finditer(r"[的之]", question):
             end = _described_noun(question, match.start())
             if end > match.end():
@@ -258,11 +186,11 @@ def type_word(question: str, covered: set[str]) -> str:
     covered = _StemSet(covered)
     # A word of a name the question gives is the entity the chunk is about, not the bridge's
     # type ("潮聲" of 潮聲樂團 in "潮聲樂團的首任指揮…": 首任 is).
-    named = [n.lower() for n in names(question)]
+    named = [n.lower() for n in proper_names(question, READING)]
     for term, start, end in _term_spans(question):
         word = question[start:end]
         if term in covered and term != head and not any(term in n for n in named):
-            if word.islower() or _CJK.match(word):
+            if word.islower() or HAN_CHAR.match(word):
                 return term
     return ""
 
@@ -275,27 +203,23 @@ def bridge(question: str, best: list[str], covered: set[str] | None = None) -> t
     nearest to that word (or to any question term). Compared in the canonical script, so a
     Traditional question finds its type word in a Simplified document. ("", "") when none.
     """
-    from treerag.keyword_tree.normalize import to_simplified
-
-    def folded(text: str) -> str:
-        return to_simplified(unicodedata.normalize("NFKC", text)).lower()
-
-    asked = {folded(t) for t in content_terms(question)}
-    kind = folded(type_word(question, covered or set()))
+    asked = {fold(t) for t in content_terms(question)}
+    kind = fold(type_word(question, covered or set()))
     choice: tuple[bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
-        fresh = [n for n in names(sentence) if not {folded(t) for t in content_terms(n)} <= asked]
+        found = proper_names(sentence, READING)
+        fresh = [n for n in found if not {fold(t) for t in content_terms(n)} <= asked]
         if not fresh:
             continue
-        low = folded(sentence)
+        low = fold(sentence)
         kind_at = low.find(stem(kind)) if kind else -1
-        if kind_at < 0 and _CJK.search(kind):
+        if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
         anchors = [kind_at] if kind_at >= 0 else []
         anchors = anchors or [low.find(t) for t in asked if t in low]
         for name in fresh:
-            at = low.find(folded(name))
+            at = low.find(fold(name))
             distance = min((abs(at - a) for a in anchors), default=len(sentence))
             key = (kind_at < 0, position, distance, name, sentence)
             if choice is None or key < choice:
@@ -315,9 +239,7 @@ def compares(question: str) -> bool:
 
     A yes/no question about two names compares them; so does one with a comparing word.
     """
-    from treerag.keyword_tree.normalize import to_simplified
-
-    low = to_simplified(unicodedata.normalize("NFKC", question))
+    low = fold_cased(question)
     return slot(question) == "yesno" or _COMPARES.search(low) is not None
 
 
@@ -327,11 +249,9 @@ def asks_several(question: str) -> bool:
     "Who ground the lens, and where was he born?" asks a person and a place; "陳慕言創辦的
     樂團，首任指揮是誰？" asks one thing (its first clause describes).
     """
-    from treerag.keyword_tree.normalize import to_simplified
-
     asking = 0
     for clause in _clauses(question):
-        low = to_simplified(unicodedata.normalize("NFKC", clause)).lower()
+        low = fold(clause)
         if _THING.search(low) or any(pattern.search(low) for _, pattern in _SLOTS):
             asking += 1
     return asking >= 2
@@ -351,7 +271,7 @@ def _term_spans(clause: str) -> list[tuple[str, int, int]]:
         piece, base = match.group(), match.start()
         words = (
             [(w, base + s, base + e) for w, s, e in jieba().tokenize(piece)]
-            if _CJK.match(piece)
+            if HAN_CHAR.match(piece)
             else [(piece, match.start(), match.end())]
         )
         for word, start, end in words:
@@ -370,8 +290,6 @@ class _StemSet(set):
     """
 
     def __contains__(self, term: object) -> bool:
-        from treerag.keyword_tree.normalize import to_simplified
-
         return isinstance(term, str) and set.__contains__(self, stem(to_simplified(term)))
 
 
@@ -394,7 +312,7 @@ def _covered_span(
     capital = [clause[s : s + 1].isupper() for s, _ in hits]
     if not hits or (len(hits) < 2 and not any(capital)):
         return None  # one covered common word does not describe the bridge
-    if all(capital) and not _CJK.search(clause):
+    if all(capital) and not HAN_CHAR.search(clause):
         return None  # only the question's own names: the chunk is about them, not a bridge
     start, end = hits[0][0], hits[-1][1]
     # "the city where Aldous Brennick was born": the described noun and its relative word
@@ -404,11 +322,11 @@ def _covered_span(
     start = relative.start() if relative else article.start() if article else start
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
-    if _CJK.search(clause):
+    if HAN_CHAR.search(clause):
         # "与林秋雁合著《山花图谱》的画家": a name the span cuts into, the preposition before
         # and the noun after the description go with it, so the entity takes the place of
         # the whole description.
-        for name in names(clause):
+        for name in proper_names(clause, READING):
             at = clause.find(name)
             if at >= 0 and at < end and at + len(name) > start:
                 start, end = min(start, at), max(end, at + len(name))
@@ -447,9 +365,7 @@ def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
     The chunk names the entity; the noun the description ends in is the bridge it names, so
     the bridge entity takes the place of the whole description.
     """
-    from treerag.keyword_tree.normalize import to_simplified
-
-    if not title or not _CJK.search(title):
+    if not title or not HAN_CHAR.search(title):
         return None
     at = to_simplified(clause).find(to_simplified(title))
     if at < 0:
@@ -526,7 +442,7 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
     text = re.sub(r"^(?:and|but|while|并且|而且|以及)\s*", "", text, flags=re.IGNORECASE)
     if not text:
         return ""
-    mark = "？" if _CJK.search(question) and not re.search(r"[A-Za-z]{3}", question) else "?"
+    mark = "？" if HAN_CHAR.search(question) and not re.search(r"[A-Za-z]{3}", question) else "?"
     return text[:1].upper() + text[1:] + mark
 
 
@@ -546,7 +462,7 @@ def is_new(question: str, asked: list[str]) -> bool:
     """Whether `question` asks something none of `asked` did (same words or near-duplicate)."""
 
     def key(q: str) -> str:
-        return " ".join(normalize(q).split()).rstrip("?？")
+        return " ".join(width_and_case(q).split()).rstrip("?？")
 
     return all(key(question) != key(q) and not near_duplicate(question, q) for q in asked)
 
@@ -554,7 +470,7 @@ def is_new(question: str, asked: list[str]) -> bool:
 _CITED = re.compile(r"\[\d+\]")
 _PRONOUN_EN = re.compile(r"\b(he|she|it|they|him|her|them|his|its|their|hers|theirs)\b", re.I)
 _POSSESSIVE = frozenset({"his", "its", "their", "hers", "theirs"})
-_PRONOUN_ZH = re.compile(r"[他她它]们?的?|该[\u4e00-\u9fff]?(?=[\u4e00-\u9fff])")
+_PRONOUN_ZH = re.compile(f"[他她它]们?的?|该[{HAN}]?(?=[{HAN}])")
 
 
 def top_entity(answer: str, question: str) -> str:
@@ -570,7 +486,7 @@ def top_entity(answer: str, question: str) -> str:
     said = [m.group(1) for m in re.finditer(r"(.+?)\s*\[\d+\]", answer)] or sentences(answer)
     counts: dict[str, int] = {}
     for position, sent in enumerate(said):
-        for name in names(_CITED.sub(" ", sent)):
+        for name in proper_names(_CITED.sub(" ", sent), READING):
             counts[name] = counts.get(name, 0) + (2 if position == 0 else 1)
     if not counts:
         return ""
@@ -605,13 +521,13 @@ def referent(message: str, previous_question: str, previous_answer: str) -> str:
     found = top_entity(previous_answer, previous_question)
     if slot(previous_question) in kind or not found:
         return found
-    named = names(previous_question)
+    named = proper_names(previous_question, READING)
     return named[0] if named else found
 
 
 def resolve_pronoun(message: str, entity: str) -> str:
     """Replace the message's first personal pronoun by the entity (possessives get 's / 的)."""
-    if _CJK.search(message) and not re.search(r"[A-Za-z]{3}", message):
+    if HAN_CHAR.search(message) and not re.search(r"[A-Za-z]{3}", message):
         match = _PRONOUN_ZH.search(message)
         if match is None:
             return message

@@ -33,21 +33,30 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
 from treerag.reasoning.named import MIN_NAME_CHARS, names_in, names_title
-from treerag.reasoning.questions import asks_several, names, proper, slot
+from treerag.reasoning.questions import asks_several, proper, slot
 from treerag.reasoning.text import (
-    EN_STOP,
     blocks,
     content_terms,
     sentences,
     stem,
     unfootnoted,
+)
+from treerag.text import (
+    EN_STOP,
+    HAN,
+    HAN_CHAR,
+    READING,
+    canonical,
+    fold,
+    fold_cased,
+    han_count,
+    proper_names,
 )
 
 RELATION_SHARE = 0.75
@@ -55,7 +64,6 @@ RELATION_SHARE = 0.75
 three of four. Not fitted on a data set: it is the share at which one paraphrased word is
 forgiven in a question of four relation words or more, and none in a shorter one."""
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _PRONOUN_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
     r"(?:he|she|it|they|his|her|its|their)\b|^[^。！？]{0,12}?[他她它](?!们)|^\W*其",
@@ -88,20 +96,6 @@ _NUMBER = re.compile(
 )
 
 
-def fold(text: str) -> str:
-    """The canonical form compared: NFKC, case folded, Traditional written as Simplified."""
-    from treerag.keyword_tree.normalize import to_simplified
-
-    return to_simplified(unicodedata.normalize("NFKC", text)).lower()
-
-
-def fold_cased(text: str) -> str:
-    """`fold` without the case folding (names are found by their capitals)."""
-    from treerag.keyword_tree.normalize import to_simplified
-
-    return to_simplified(unicodedata.normalize("NFKC", text))
-
-
 @dataclass(frozen=True)
 class QuestionReading:
     """What the judge reads of a question once, for every chunk it judges."""
@@ -111,7 +105,7 @@ class QuestionReading:
     kind: str
     """What it asks for (`questions.slot`): person, place, time, number, yesno, thing."""
     entities: tuple[str, ...]
-    """The names it gives, canonical (`questions.names`)."""
+    """The names it gives, canonical (`treerag.text.proper_names`, `READING`)."""
     terms: tuple[str, ...]
     """Its content terms, canonical (coverage of a chunk is counted over these)."""
     relation: tuple[str, ...]
@@ -135,7 +129,7 @@ class QuestionReading:
         """
         words = {t for n in named for t in content_terms(n)}
         kept = tuple(t for t in self.candidates if t not in words)
-        if _CJK.search(self.folded) and named:
+        if HAN_CHAR.search(self.folded) and named:
             # Segmented without the names: jieba reads "青岩镇有哪条河" as 青岩/镇有/哪条.
             blank = self.folded
             for name in sorted((fold(n) for n in named), key=len, reverse=True):
@@ -148,20 +142,18 @@ class QuestionReading:
 @lru_cache(maxsize=2048)
 def read_question(question: str) -> QuestionReading:
     """Read a question in its canonical form (rules at the top of this module)."""
-    from treerag.keyword_tree.normalize import canonical
-
     folded = fold(question)
     cased = fold_cased(question)
     quoted = set(re.findall(r"[《「“\"]([^》」”\"]+)[》」”\"]", cased))
     found = tuple(
         dict.fromkeys(
             canonical(n)
-            for n in names(cased)
+            for n in proper_names(cased, READING)
             if canonical(n)
             and not _ASKING.search(fold(n))
             and (n in quoted or proper(n))
             # what `names_in` can find: "GDP" is too short to tell from a word, a term then
-            and len(canonical(n)) >= MIN_NAME_CHARS["cjk" if _CJK.search(n) else "latin"]
+            and len(canonical(n)) >= MIN_NAME_CHARS["cjk" if HAN_CHAR.search(n) else "latin"]
         )
     )
     terms = tuple(content_terms(folded))
@@ -221,7 +213,7 @@ def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
             inside = sorted((i, t) for t, i in at.items() if i >= 0)
             if not inside:
                 return ""
-            if _CJK.search(clause):
+            if HAN_CHAR.search(clause):
                 return inside[-1][1]
             wh_at = start + min(m.start() for m in wh)
             after = clause[min(m.end() for m in wh) :]
@@ -246,13 +238,13 @@ def _head(folded: str, cased: str) -> str:
     latin = re.search(r"\b(?i:which|what)(\s+[A-Z][\w\-']*)?\s+([a-z][a-z\-]+)", cased)
     if latin and latin.group(2) not in EN_STOP:
         return latin.group(2)
-    zh = re.search(r"哪(?:一)?[个条座家所位部支种国只本首项次]?([\u4e00-\u9fff])", folded)
+    zh = re.search(f"哪(?:一)?[个条座家所位部支种国只本首项次]?([{HAN}])", folded)
     return zh.group(1) if zh and zh.group(1) not in "里儿年天些" else ""
 
 
 def present(term: str, folded: str, stems: set[str]) -> bool:
     """Whether a canonical term is in a canonical text (Chinese as a substring; rules above)."""
-    if _CJK.search(term):
+    if HAN_CHAR.search(term):
         return term in folded
     return stem(term) in stems
 
@@ -267,7 +259,7 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
     credits: list[float] = []
     stems = text_stems(folded)
     for term in reading.relation:
-        if _CJK.search(term):
+        if HAN_CHAR.search(term):
             kept = "".join(ch for ch in term if ch != reading.head)
             if kept:
                 credit = _longest_part(kept, folded) / len(kept)
@@ -318,7 +310,7 @@ def title_line(text: str) -> str:
     line = first.lstrip("#").strip()
     if not line or first.count("\n") or line.endswith(_TITLE_CLOSING):
         return ""
-    width = len(line) + len(_CJK.findall(line))
+    width = len(line) + han_count(line)
     return line if width < 40 else ""
 
 
@@ -355,7 +347,7 @@ def described(sentence: str, head: str, subject: str = "") -> bool:
     if not head:
         return False
     folded = fold(sentence)
-    if _CJK.search(head):
+    if HAN_CHAR.search(head):
         return re.match(rf"^\W*[该此本]\S{{0,3}}{re.escape(head)}", folded) is not None
     if re.match(rf"^\W*the\s+{re.escape(head)}\b", folded):
         return True
@@ -365,8 +357,6 @@ def described(sentence: str, head: str, subject: str = "") -> bool:
 
 def names_entity(question: str, chunk: Mapping[str, Any]) -> bool:
     """Whether a chunk is about what the question names: its subject, or a name it gives."""
-    from treerag.keyword_tree.normalize import canonical
-
     title, text = chunk.get("title", ""), chunk.get("text", "")
     if names_subject(question, title, text):
         return True
@@ -398,12 +388,11 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
     """The candidate of the asked-for kind a sentence holds that the question lacks, or "".
 
     time: a year, a date or a month; number: a number; person / place / thing: a name the
-    question does not give (`questions.names`), or `subject` (a pronoun-led sentence's
-    subject); "which X" needs X in the sentence. A thing asked with no noun ("What was
-    built in 1788?") may be a common word the question lacks ("water mill").
+    question does not give (`treerag.text.proper_names`, `READING`), or `subject` (a
+    pronoun-led sentence's subject); "which X" needs X in the sentence. A thing asked with
+    no noun ("What was built in 1788?") may be a common word the question lacks ("water
+    mill").
     """
-    from treerag.keyword_tree.normalize import canonical
-
     folded = fold(sentence)
     asked = reading.folded
     if reading.kind == "yesno":
@@ -421,10 +410,10 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
             ),
             "",
         )
-    if reading.head and not _CJK.search(reading.head) and stem(reading.head) not in folded:
+    if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
         return ""
     asked_terms = set(reading.terms)
-    candidates = names(fold_cased(sentence))
+    candidates = proper_names(fold_cased(sentence), READING)
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
         candidates = [subject, *candidates] if reading.kind == "person" else [*candidates, subject]
@@ -432,7 +421,7 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
         name
         for name in candidates
         if canonical(name) not in canonical(asked)
-        and (_CJK.search(name) or not set(content_terms(fold(name))) <= asked_terms)
+        and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
     ]
     if reading.head:
         fresh.sort(key=lambda n: reading.head not in n.lower())
@@ -505,8 +494,6 @@ class _ChunkView:
         cls, reading: QuestionReading, question: str, title: str, text: str
     ) -> _ChunkView | None:
         """Read the chunk; None when the question names someone and the chunk names none."""
-        from treerag.keyword_tree.normalize import canonical
-
         subject = names_subject(question, title, text)
         said = statements(text)
         keys = [canonical(s) for s in said]
@@ -528,8 +515,6 @@ class _ChunkView:
 
     def about(self, sentence: str) -> bool:
         """Whether a sentence is about what the question names (rules at the top)."""
-        from treerag.keyword_tree.normalize import canonical
-
         return (
             not self.reading.entities
             or bool(self.subject)
@@ -604,7 +589,7 @@ def _asks(reading: QuestionReading, folded: str) -> bool:
 
 def _last_word(entity: str) -> str:
     """The word an entity is referred to by once named: its last ("lighthouse", 灯塔)."""
-    if _CJK.search(entity):
+    if HAN_CHAR.search(entity):
         from treerag.segment import jieba
 
         words = jieba().lcut(entity)
@@ -618,6 +603,6 @@ def names_kind(name: str, head: str) -> bool:
     if not name or not head:
         return False
     folded = fold(name)
-    if _CJK.search(head):
+    if HAN_CHAR.search(head):
         return head in folded
     return re.search(rf"\b{re.escape(stem(head))}", folded) is not None

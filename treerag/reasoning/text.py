@@ -6,8 +6,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_TOKEN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+|[A-Za-z][A-Za-z'\-]*|\d+")
+from treerag.text import EN_STOP, HAN_CHAR, TOKEN, han_count, is_zh_stop
+
 # A sentence ends after . ! ? ; (not after an initial such as "J." or "St.") followed by
 # space, or right after the CJK marks 。！？； (no space follows them in Chinese).
 _SENTENCE = re.compile(
@@ -18,41 +18,13 @@ _SENTENCE = re.compile(
 _BLOCK_START = re.compile(r"^\s*(#|[-*+•]\s|\d+[.)]\s|\||>)")
 _WHITESPACE = re.compile(r"\s+")
 
-# Function words and question words carry no content; short lists, both languages.
-EN_STOP = frozenset(
-    """
-a an and are as at be been being but by can could did do does doing for from had has have
-having he her hers him his how i if in into is it its itself just me more most my no nor not
-of off on once only or other our out over own same she should so some such than that the
-their them then there these they this those through to too under until up very was we were
-what when where which while who whom whose why will with would you your yours also about
-after again against all any because before below between both down during each few further
-here many much one first two name named called known
-""".split()
-)
-ZH_STOP = frozenset(
-    """
-的 了 是 在 和 与 及 或 也 都 而 被 把 将 对 从 向 于 为 以 之 其 这 那
-哪 哪个 哪座 哪条 哪里 哪年 什么 哪些 哪支 哪家 哪位 哪种 哪国 哪部 哪所 哪项 哪次 哪天 哪儿
-谁 何 几 多少 吗 呢 吧 啊 呀 着 过 个 位 座 条 年 一 有 没有 由 所 最
-曾 该 此 些 并 又 还 就 如何 怎样 为何
-是否 一个 一座 一条 他 她 它 他们 她们 我 你 我们 请问
-""".split()
-)
-
-
-def normalize(text: str) -> str:
-    """Unify full/half width and case."""
-    return unicodedata.normalize("NFKC", text).lower()
-
-
 SHORT_LINE = 40
 """A line narrower than this (CJK characters count 2) without closing punctuation is a title."""
 _CLOSING = ".!?;:。！？；：”\"'"
 
 
 def _width(line: str) -> int:
-    return len(line) + len(_CJK.findall(line))
+    return len(line) + han_count(line)
 
 
 def blocks(text: str) -> list[str]:
@@ -131,9 +103,9 @@ def _cut(segment: str) -> tuple[str, ...]:
 def tokens(text: str) -> list[str]:
     """Split into words: jieba for Chinese runs, letters/digits otherwise (original case)."""
     out: list[str] = []
-    for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text)):
+    for match in TOKEN.finditer(unicodedata.normalize("NFKC", text)):
         piece = match.group()
-        out.extend(_cut(piece) if _CJK.match(piece) else [piece])
+        out.extend(_cut(piece) if HAN_CHAR.match(piece) else [piece])
     return out
 
 
@@ -148,17 +120,6 @@ def content_terms(text: str) -> list[str]:
     return list(seen)
 
 
-def is_zh_stop(word: str) -> bool:
-    """Whether a word is a Chinese stop word, in either script (什麼 is 什么)."""
-    if word in ZH_STOP:
-        return True
-    if not _CJK.match(word):
-        return False
-    from treerag.keyword_tree.normalize import to_simplified
-
-    return to_simplified(word) in ZH_STOP
-
-
 # jieba part-of-speech flags of nouns and names (n, nr person, ns place, nt organisation, nz other).
 _NOUN_FLAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg")
 
@@ -168,9 +129,9 @@ def salient_terms(text: str) -> list[str]:
     from treerag.segment import posseg
 
     out: dict[str, None] = {}
-    for match in _TOKEN.finditer(unicodedata.normalize("NFKC", text)):
+    for match in TOKEN.finditer(unicodedata.normalize("NFKC", text)):
         piece = match.group()
-        if _CJK.match(piece):
+        if HAN_CHAR.match(piece):
             for pair in posseg().lcut(piece):
                 if len(pair.word) >= 2 and pair.flag in _NOUN_FLAGS and not is_zh_stop(pair.word):
                     out.setdefault(pair.word, None)

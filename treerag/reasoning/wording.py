@@ -14,15 +14,10 @@ are shared (中, 山, 年); a text holding only those reads as Simplified, the c
 
 from __future__ import annotations
 
-import functools
 import re
-from pathlib import Path
-from typing import Any, Literal
 
-Script = Literal["en", "zh-hans", "zh-hant"]
-
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
-_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+from treerag.text import convert, has_han
+from treerag.text.script import Script, script_of_text
 
 LABELS: dict[Script, str] = {
     "en": "[offline extractive answer]",
@@ -53,49 +48,11 @@ JUDGES_FAILED: dict[Script, str] = {
 """The one sentence a run says when some of its model judges failed."""
 
 
-@functools.cache
-def _table_chars(name: str) -> frozenset[str]:
-    """The characters an OpenCC dictionary always changes, read once.
-
-    A key whose first conversion is itself (出 → 出 齣) is written the same in both scripts
-    and tells nothing.
-    """
-    import opencc
-
-    chars: set[str] = set()
-    with open(Path(opencc.__file__).parent / "dictionary" / name, encoding="utf-8") as fh:
-        for line in fh:
-            key, _, values = line.rstrip("\n").partition("\t")
-            if len(key) == 1 and values.split(" ")[0] != key:
-                chars.add(key)
-    return frozenset(chars)
-
-
-def script_of_text(text: str) -> Script:
-    """The script a text is written in: "en", "zh-hans" or "zh-hant" (rules at the top).
-
-    A text is Chinese when it holds at least as many Chinese characters as Latin words.
-    """
-    cjk = _CJK.findall(text)
-    if not cjk or len(cjk) < len(_LATIN_WORD.findall(text)):
-        return "en"
-    traditional = sum(ch in _table_chars("TSCharacters.txt") for ch in cjk)
-    simplified = sum(ch in _table_chars("STCharacters.txt") for ch in cjk)
-    return "zh-hant" if traditional > simplified else "zh-hans"
-
-
-@functools.cache
-def _converter(config: str) -> Any:
-    from opencc import OpenCC
-
-    return OpenCC(config)
-
-
 def in_script(text: str, script: Script) -> str:
     """Write Chinese text in the given script (a no-op for English and Latin text)."""
-    if script == "en" or not _CJK.search(text):
+    if script == "en" or not has_han(text):
         return text
-    return str(_converter("s2t" if script == "zh-hant" else "t2s").convert(text))
+    return convert(text, "s2t" if script == "zh-hant" else "t2s")
 
 
 def label(question: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from treerag.retrievers.language import has_ideographs
+from treerag.text import has_han
 
 ENGLISH_STOP_WORDS = (
     "a", "an", "and", "are", "as", "at", "be", "but", "by", "for", "if", "in", "into", "is",
@@ -43,7 +43,7 @@ def pick_analyzer(setting: str, sample_texts: Iterable[str]) -> str:
     """Choose the BM25 analyzer: the setting, or words + bigrams when the sample holds CJK text."""
     if setting != "auto":
         return setting
-    return "bigram" if any(has_ideographs(t) for t in sample_texts) else "standard"
+    return "bigram" if any(has_han(t) for t in sample_texts) else "standard"
 
 
 def stop_words_of(info: dict) -> frozenset[str]:

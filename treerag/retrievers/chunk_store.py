@@ -25,10 +25,10 @@ from treerag.retrievers.collection_record import (
     recorded_settings,
 )
 from treerag.retrievers.errors import EmptyStoreError, StoreError
-from treerag.retrievers.language import has_ideographs
 from treerag.retrievers.milvus_client import LITE_GRPC_OPTIONS, milvus_client
 from treerag.segment import jieba
 from treerag.server.tenants import tenant_collection
+from treerag.text import has_han, source_file
 
 __all__ = [
     "ANALYZERS",
@@ -228,7 +228,7 @@ class ChunkStore:
         Lite's analyzer in a `jieba` collection), so its dictionary is loaded the fast way
         first (`treerag.segment`).
         """
-        if has_ideographs(text):
+        if has_han(text):
             jieba()
         if self.analyzer != "bigram":
             return text
@@ -335,7 +335,7 @@ class ChunkStore:
                 for row in batch:
                     digest = (row.get("meta") or {}).get("file_hash")
                     if digest:
-                        out.setdefault(digest, set()).add(row["source"].split("#", 1)[0])
+                        out.setdefault(digest, set()).add(source_file(row["source"]))
         finally:
             it.close()
         return out

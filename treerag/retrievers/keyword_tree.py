@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
+from treerag.text import RECORD_MARK, source_file
 
 MAX_INFOS = 5
 MAX_INFO_CHARS = 600
@@ -117,7 +118,7 @@ def tree_records(rows: Iterable[dict[str, Any]]) -> list[Any]:
 
     return [
         ChunkRecord(
-            source_path=r["source"].split("#", 1)[0],
+            source_path=source_file(r["source"]),
             heading_path=_headings(r),
             chunk_id=r["id"],
             text=r["text"],
@@ -129,7 +130,7 @@ def tree_records(rows: Iterable[dict[str, Any]]) -> list[Any]:
 def _headings(row: dict[str, Any]) -> tuple[str, ...]:
     """A markdown chunk's heading path; a JSON record's title (records are `file#id`)."""
     headings = tuple((row.get("meta") or {}).get("heading_path") or ())
-    if not headings and "#" in row["source"] and row.get("title"):
+    if not headings and RECORD_MARK in row["source"] and row.get("title"):
         return (str(row["title"]),)
     return headings
 

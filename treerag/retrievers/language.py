@@ -5,17 +5,13 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from typing import Any, Literal
+from typing import Literal
+
+from treerag.text import convert, han_count, has_han
 
 Language = Literal["zh", "en", "other", "none"]
 
-_CJK = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 _LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-def has_ideographs(text: str) -> bool:
-    """Whether text holds any Chinese character."""
-    return _CJK.search(text) is not None
 
 
 def language_of(text: str) -> Language:
@@ -26,18 +22,11 @@ def language_of(text: str) -> Language:
     "What is 长城 called in English?" (5 words, 2 ideographs) is English.
     """
     text = unicodedata.normalize("NFKC", text)
-    cjk = len(_CJK.findall(text))
+    cjk = han_count(text)
     latin = len(_LATIN_WORD.findall(text))
     if cjk == 0 and latin == 0:
         return "other" if any(ch.isalnum() for ch in text) else "none"
     return "zh" if cjk >= latin else "en"
-
-
-@functools.cache
-def _converter(config: str) -> Any:
-    from opencc import OpenCC
-
-    return OpenCC(config)
 
 
 @functools.cache
@@ -57,9 +46,9 @@ def script_variants(query: str) -> list[str]:
     half = unicodedata.normalize("NFKC", query)
     if half != query:
         forms.append(half)
-    if _CJK.search(half):
+    if has_han(half):
         for config in ("t2s", "s2t"):
-            converted = str(_converter(config).convert(half))
+            converted = convert(half, config)
             if converted != query and converted not in forms:
                 forms.append(converted)
     return forms

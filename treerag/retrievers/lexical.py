@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 
 from treerag.segment import jieba
+from treerag.text import HAN_RUN
 
-_CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"\w+")
 
 
@@ -30,7 +30,7 @@ def bm25_terms(text: str) -> list[str]:
     """Lower-cased jieba words (search mode, split at punctuation) and CJK character bigrams."""
     lowered = text.lower()
     terms = [part for word in jieba().lcut_for_search(lowered) for part in _WORD.findall(word)]
-    for run in _CJK_RUN.findall(lowered):
+    for run in HAN_RUN.findall(lowered):
         terms.extend(run[i : i + 2] for i in range(len(run) - 1))
     return terms
 

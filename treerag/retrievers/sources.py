@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
 from treerag.context import Context
-from treerag.retrievers.language import has_ideographs
+from treerag.text import has_han
 
 SUBRUN_STRUCTURE_K = 1
 """Structured candidates a sub-run adds to its top_k, at most (a root run: `structure_k`):
@@ -250,16 +250,16 @@ def in_script_of(ctx: Context, followup: str, question: str) -> str:
     A bridge found in a Chinese chunk makes an English question's follow-up read "Which guild
     built 潮匠行会?"; the graph knows the entity's English name when a document gives both.
     """
-    cross = has_ideographs(followup) or has_ideographs(question)
+    cross = has_han(followup) or has_han(question)
     graph = open_passage_graph(ctx) if cross else None
     if graph is None:
         return followup
-    want = bool(has_ideographs(question))
+    want = bool(has_han(question))
     for node in graph.named_in(followup):
         names = graph.names_of(node)
-        wanted = next((n for n in names if bool(has_ideographs(n)) == want), None)
+        wanted = next((n for n in names if bool(has_han(n)) == want), None)
         for name in names:
-            if wanted and bool(has_ideographs(name)) != want and name in followup:
+            if wanted and bool(has_han(name)) != want and name in followup:
                 followup = followup.replace(name, wanted)
     return followup
 

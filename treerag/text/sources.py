@@ -1,0 +1,30 @@
+"""A chunk's source: `<file>` for a whole file, `<file>#<record>` for a JSON/JSONL record."""
+
+from __future__ import annotations
+
+RECORD_MARK = "#"
+"""What separates a record's file from its id in a source."""
+
+
+def record_source(file: str, record: str) -> str:
+    """The source of record `record` of file `file`: `<file>#<record>`."""
+    return f"{file}{RECORD_MARK}{record}"
+
+
+def source_file(source: str) -> str:
+    """The file a source comes from: the part before the first `#` (all of it when none).
+
+    File paths are stored without `#`; a record id may hold one, so the split is at the first.
+    """
+    return source.split(RECORD_MARK, 1)[0]
+
+
+def source_record(source: str, file_prefix: str = "") -> str:
+    """The record id of a source `<file>#<id>` (the whole source when it names no record).
+
+    With `file_prefix` (the file's path as stored) the prefix is removed exactly, so ids and
+    paths may themselves contain `#`; otherwise the part after the first `#` is the id.
+    """
+    if file_prefix and source.startswith(file_prefix + RECORD_MARK):
+        return source[len(file_prefix) + 1 :]
+    return source.split(RECORD_MARK, 1)[1] if RECORD_MARK in source else source
