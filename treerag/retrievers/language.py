@@ -40,7 +40,7 @@ def _converter(config: str) -> Any:
     return OpenCC(config)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)  # keyed by query text: unbounded, it grew with each question
 def _search_words(text: str) -> tuple[str, ...]:
     from treerag.segment import jieba
 
