@@ -14,8 +14,8 @@ them with a second turn that leans on the first ("And who led them?"). Reported 
 start): conversations, failures, latency p50 and p95 of a turn, and the server's resident
 memory at the minute's end (VmRSS of its process, from /proc). At the end: the growth per 100
 conversations, and the size of what `langgraph dev`'s in-memory runtime keeps (its threads,
-runs and checkpoints, which it pickles to `.langgraph_api/` every 10 s: a measure of what it
-holds in memory, which grows with every conversation by design).
+runs and checkpoints, which it pickles to `.langgraph_api/` every 10 s and at shutdown: a
+measure of what it holds in memory, which grows with every conversation by design).
 
 Goals: p95 <= 3x p50 over the run, and memory flat: the last minute's RSS within 1.25x the
 first's (a process that keeps every conversation in memory grows with each).
@@ -224,8 +224,9 @@ def main() -> None:
             time.sleep(11)  # one flush of the runtime's state (every 10 s) before measuring
             start_rss, start_state = rss_mb(pid), server_state_mb(data)
             result = asyncio.run(soak(url, pid, args.conversations, args.minutes, args.clients))
-            time.sleep(11)
-            end_state = server_state_mb(data)
+        # After the server stopped: it writes its whole state at shutdown; a file read while
+        # it runs may be one it is rewriting (its flush of ~100 MB takes seconds here).
+        end_state = server_state_mb(data)
     publish(
         "soak",
         report(
