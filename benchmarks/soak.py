@@ -12,7 +12,10 @@ pace over the minutes given, by a few concurrent clients (`--clients`): each cre
 and asks one of the sample corpus's questions on the `chat` graph (`runs.wait`), a fifth of
 them with a second turn that leans on the first ("And who led them?"). Reported per minute (by
 start): conversations, failures, latency p50 and p95 of a turn, and the server's resident
-memory at the minute's end (VmRSS of its process, from /proc).
+memory at the minute's end (VmRSS of its process, from /proc). At the end: the growth per 100
+conversations, and the size of what `langgraph dev`'s in-memory runtime keeps (its threads,
+runs and checkpoints, which it pickles to `.langgraph_api/` every 10 s and at shutdown: a
+measure of what it holds in memory, which grows with every conversation by design).
 
 Goals: p95 <= 3x p50 over the run, and memory flat: the last minute's RSS within 1.25x the
 first's (a process that keeps every conversation in memory grows with each).
@@ -67,6 +70,13 @@ def server_pid(port: int) -> int | None:
         if b"langgraph_cli" in b" ".join(args) and str(port).encode() in args:
             return int(proc.name)
     return None
+
+
+def server_state_mb(data_dir: Path) -> float:
+    """Size of the in-memory runtime's pickled state (`.langgraph_api/` in its working dir)."""
+    folder = data_dir / ".langgraph_api"
+    files = [f for f in folder.rglob("*") if f.is_file()] if folder.is_dir() else []
+    return sum(f.stat().st_size for f in files) / 1e6
 
 
 def rss_mb(pid: int | None) -> float:
@@ -130,7 +140,14 @@ async def soak(url: str, pid: int | None, total: int, minutes: float, clients: i
     return {"turns": turns, "memory": memory, "begin": begin, "seconds": time.monotonic() - begin}
 
 
-def report(result: dict, total: int, minutes: float, clients: int, start_rss: float) -> str:
+def report(
+    result: dict,
+    total: int,
+    minutes: float,
+    clients: int,
+    start_rss: float,
+    state: tuple[float, float] = (float("nan"), float("nan")),
+) -> str:
     """The section: one row a minute, then the run's totals and goals."""
     turns: list[Turn] = result["turns"]
     rows = [
@@ -153,6 +170,8 @@ def report(result: dict, total: int, minutes: float, clients: int, start_rss: fl
     p50, p95 = percentile(secs, 50), percentile(secs, 95)
     first, last = (memory[0], memory[-1]) if memory else (float("nan"), float("nan"))
     failed = sum(not t.ok for t in turns)
+    slope = (last - start_rss) / total * 100
+    before_state, after_state = state
     return "\n".join(
         [
             "## Soak: conversations against one `langgraph dev` (`benchmarks/soak.py`)",
@@ -168,7 +187,10 @@ def report(result: dict, total: int, minutes: float, clients: int, start_rss: fl
             f"Whole run: p50 {p50:.2f} s, p95 {p95:.2f} s ({p95 / p50:.2f}x p50), {failed} "
             f"failed. Goals: p95 <= 3x p50: {'✅' if p95 <= 3 * p50 else '❌'}; memory flat "
             f"(last minute within 1.25x the first, {first:.0f} → {last:.0f} MB): "
-            f"{'✅' if last <= 1.25 * first else '❌'}.",
+            f"{'✅' if last <= 1.25 * first else '❌'}. Growth from start-up to the end: "
+            f"{slope:.0f} MB per 100 conversations. The in-memory runtime's pickled state "
+            f"(`.langgraph_api/`) went from {before_state:.1f} to {after_state:.1f} MB "
+            f"({(after_state - before_state) * 1000 / total:.0f} KB per conversation).",
         ]
     )
 
@@ -179,10 +201,17 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--clients", type=int, default=4, help="concurrent clients")
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
+    parser.add_argument(
+        "--malloc-arena-max",
+        type=int,
+        default=0,
+        help="run the server with MALLOC_ARENA_MAX set (glibc's arenas; 0 = the default)",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="treerag-soak-") as tmp:
         data = ingest_sample(Path(tmp) / "data")
-        with langgraph_server(data) as url:
+        env = {"MALLOC_ARENA_MAX": str(args.malloc_arena_max)} if args.malloc_arena_max else {}
+        with langgraph_server(data, env_extra=env) as url:
             port = int(url.rsplit(":", 1)[1])
             pid = server_pid(port)
 
@@ -192,11 +221,22 @@ def main() -> None:
                 await conversation(get_client(url=url), questions()[0], False, [])
 
             asyncio.run(warm())
-            start_rss = rss_mb(pid)
+            time.sleep(11)  # one flush of the runtime's state (every 10 s) before measuring
+            start_rss, start_state = rss_mb(pid), server_state_mb(data)
             result = asyncio.run(soak(url, pid, args.conversations, args.minutes, args.clients))
+        # After the server stopped: it writes its whole state at shutdown; a file read while
+        # it runs may be one it is rewriting (its flush of ~100 MB takes seconds here).
+        end_state = server_state_mb(data)
     publish(
         "soak",
-        report(result, args.conversations, args.minutes, args.clients, start_rss),
+        report(
+            result,
+            args.conversations,
+            args.minutes,
+            args.clients,
+            start_rss,
+            (start_state, end_state),
+        ),
         args.write,
     )
 

@@ -208,6 +208,10 @@ class Context:
         50,
         "Largest file the web page may upload, in MB (a larger one is refused alone; the others go in).",
     )
+    open_stores: int = _setting(
+        16,
+        "Tenants (data dirs, collections) whose stores one process keeps open at once: Milvus clients, keyword trees, graphs, checkpoint and judge-cache files; the least recently used beyond it are closed and reopened on their next use.",
+    )
     prompt_overrides: dict = _setting(
         {},
         "Prompt templates of the chat-model reasoner replaced by name: judge, answer, condense, pick_branch, dedup, link, disambiguate, reorganize, extraction (another name is refused).",

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import os
-import threading
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,6 +30,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from typing_extensions import override
 
+from treerag.bounded import BoundedCache
 from treerag.context import Context
 
 log = logging.getLogger(__name__)
@@ -43,35 +43,47 @@ def in_server() -> bool:
     return bool(os.environ.get(SERVER_ENV))
 
 
-# -- the copies' savers: one synchronous saver per URI, for the process's lifetime -------------
+# -- the copies' savers: one synchronous saver per URI, under the open-stores bound ----------
 
-_targets: dict[str, BaseCheckpointSaver] = {}
-_targets_lock = threading.Lock()
-_targets_stack = contextlib.ExitStack()
+
+class _Target:
+    """A saver and what closes its connection (an evicted or shut-down target is closed)."""
+
+    def __init__(self, saver: BaseCheckpointSaver, stack: contextlib.ExitStack):
+        self.saver = saver
+        self._stack = stack
+
+    def close(self) -> None:
+        self._stack.close()
+
+
+_targets: BoundedCache[str, _Target] = BoundedCache("checkpoint copies")
+"""Open treerag checkpointers the server copies runs to, one per tenant."""
+
+
+def _open_target(uri: str) -> _Target:
+    stack = contextlib.ExitStack()
+    if uri.startswith(("postgres://", "postgresql://")):
+        from langgraph.checkpoint.postgres import PostgresSaver
+
+        saver: BaseCheckpointSaver = stack.enter_context(PostgresSaver.from_conn_string(uri))
+        saver.setup()  # type: ignore[attr-defined]
+    else:
+        import sqlite3
+
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        path = Path(uri).expanduser()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+        stack.callback(conn.close)
+        saver = SqliteSaver(conn)
+    return _Target(saver, stack)
 
 
 def _target(uri: str) -> BaseCheckpointSaver:
     """The synchronous saver writing to `uri` (SQLite file or Postgres), opened once."""
-    with _targets_lock:
-        saver = _targets.get(uri)
-        if saver is None:
-            if uri.startswith(("postgres://", "postgresql://")):
-                from langgraph.checkpoint.postgres import PostgresSaver
-
-                saver = _targets_stack.enter_context(PostgresSaver.from_conn_string(uri))
-                saver.setup()
-            else:
-                import sqlite3
-
-                from langgraph.checkpoint.sqlite import SqliteSaver
-
-                path = Path(uri).expanduser()
-                path.parent.mkdir(parents=True, exist_ok=True)
-                conn = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-                _targets_stack.callback(conn.close)
-                saver = SqliteSaver(conn)
-            _targets[uri] = saver
-        return saver
+    return _targets.get_or_open(uri, lambda: _open_target(uri)).saver
 
 
 def _context_of_config(config: RunnableConfig) -> Context:

@@ -56,7 +56,7 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
         task["question"], f"{chunk.get('title', '')}\n{chunk['text']}", reasoner.judge_name, link
     )
     # SQLite file I/O stays off the event loop (`langgraph dev` refuses blocking calls there).
-    cache = await asyncio.to_thread(judge_cache, ctx.tenant_path)
+    cache = await asyncio.to_thread(judge_cache, ctx.tenant_path, ctx.open_stores)
     verdict = await asyncio.to_thread(cache.get, key)
     cached = verdict is not None
     if verdict is None:

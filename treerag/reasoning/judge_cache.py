@@ -15,15 +15,23 @@ import sqlite3
 import threading
 from pathlib import Path
 
+from treerag.bounded import BoundedCache
 from treerag.reasoning.base import Judgement
 from treerag.text import width_and_case
+
+MAX_VERDICTS = 100_000
+"""Verdicts one cache file keeps; beyond it the oldest written go. On the demo's data a verdict
+takes ~0.65 KB of file (133 verdicts in 86 KB) and a question writes ~11: ~65 MB, ~9,000
+questions' worth."""
+PRUNE_EVERY = 512
+"""Writes between two prunes: a prune is one indexed DELETE, cheap, but not worth each write."""
 
 
 class JudgeCache:
     """Verdicts survive across runs; errors are never cached."""
 
-    def __init__(self, path: Path):
-        """Open (or create) the cache file."""
+    def __init__(self, path: Path, max_verdicts: int = MAX_VERDICTS):
+        """Open (or create) the cache file, which keeps at most `max_verdicts` verdicts."""
         path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
         # WAL with synchronous=NORMAL: a verdict write no longer waits for an fsync, and a
@@ -33,6 +41,9 @@ class JudgeCache:
         self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, value TEXT)")
         self._db.commit()
         self._lock = threading.Lock()
+        self.max_verdicts = max_verdicts
+        self._writes = 0
+        self._closed = False
 
     @staticmethod
     def key(question: str, text: str, judge: str, linked_from: str = "") -> str:
@@ -43,6 +54,8 @@ class JudgeCache:
     def get(self, key: str) -> Judgement | None:
         """Return the verdict cached under `key` (`JudgeCache.key`), or None."""
         with self._lock:
+            if self._closed:  # evicted while a judge held it: a miss, judged again
+                return None
             row = self._db.execute("SELECT value FROM verdicts WHERE key = ?", (key,)).fetchone()
         if not row:
             return None
@@ -55,18 +68,38 @@ class JudgeCache:
             return
         value = json.dumps({k: v for k, v in verdict.as_record().items() if k != "error"})
         with self._lock:
+            if self._closed:
+                return
+            # REPLACE gives the row a new rowid: rowids order verdicts by their last write.
             self._db.execute("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", (key, value))
+            self._writes += 1
+            if self._writes % PRUNE_EVERY == 0:
+                self._prune()
             self._db.commit()
 
+    def _prune(self) -> None:
+        self._db.execute(
+            "DELETE FROM verdicts WHERE rowid <= (SELECT MAX(rowid) FROM verdicts) - ?",
+            (self.max_verdicts,),
+        )
 
-_caches: dict[str, JudgeCache] = {}
-_caches_lock = threading.Lock()
+    def __len__(self) -> int:
+        with self._lock:
+            return int(self._db.execute("SELECT COUNT(*) FROM verdicts").fetchone()[0])
+
+    def close(self) -> None:
+        """Close the file; later reads miss and writes are dropped (it is only a cache)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._db.close()
 
 
-def judge_cache(data_dir: Path) -> JudgeCache:
-    """Return the process-wide cache for a data directory."""
+_caches: BoundedCache[str, JudgeCache] = BoundedCache("judge caches")
+"""Open judge-cache files, one per tenant."""
+
+
+def judge_cache(data_dir: Path, bound: int | None = None) -> JudgeCache:
+    """Return the process-wide cache for a data directory (`bound`: `Context.open_stores`)."""
     path = (data_dir / "judge_cache.sqlite").resolve()
-    with _caches_lock:
-        if str(path) not in _caches:
-            _caches[str(path)] = JudgeCache(path)
-        return _caches[str(path)]
+    return _caches.get_or_open(str(path), lambda: JudgeCache(path), bound)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
+from treerag.bounded import BoundedCache
+
 
 @dataclass
 class TreeLedger:
@@ -34,19 +36,18 @@ class TreeLedger:
             return max(0, self.max_calls - self.calls)
 
 
-_ledgers: dict[str, TreeLedger] = {}
-_registry_lock = threading.Lock()
+LEDGERS_KEPT = 4096
+"""Trees whose ledger is kept: only the answer node releases one, so a run that failed before
+it left its ledger behind for good. Far above the trees a server runs at once (the soak's 4
+clients run 4), so only such leftovers are dropped."""
+_ledgers: BoundedCache[str, TreeLedger] = BoundedCache("call ledgers", LEDGERS_KEPT)
 
 
 def ledger_for(root_thread_id: str, max_calls: int) -> TreeLedger:
     """Return the ledger of a search tree, creating it for a new root."""
-    with _registry_lock:
-        if root_thread_id not in _ledgers:
-            _ledgers[root_thread_id] = TreeLedger(max_calls=max_calls)
-        return _ledgers[root_thread_id]
+    return _ledgers.get_or_open(root_thread_id, lambda: TreeLedger(max_calls=max_calls))
 
 
 def release(root_thread_id: str) -> None:
     """Forget a finished tree's ledger."""
-    with _registry_lock:
-        _ledgers.pop(root_thread_id, None)
+    _ledgers.pop(root_thread_id)

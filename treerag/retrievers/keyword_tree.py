@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from treerag.bounded import BoundedCache
 from treerag.context import Context
 from treerag.text import RECORD_MARK, source_file
 
 MAX_INFOS = 5
 MAX_INFO_CHARS = 600
-_trees: dict[str, Any] = {}
-_lock = threading.Lock()
+_trees: BoundedCache[str, Any] = BoundedCache("keyword trees")
+"""Open trees, one per tenant and collection; an evicted one writes its caches and closes."""
 
 
 def tree_dir(ctx: Context) -> Path:
@@ -31,10 +31,9 @@ def open_tree(ctx: Context, create: bool = False) -> Any | None:
     if not create and not exists:
         return None
     key = str(directory.resolve())
-    with _lock:
-        if key not in _trees or not exists:  # a tree removed from disk is not served from memory
-            _trees[key] = KeywordTree(directory)
-        return _trees[key]
+    if not exists:  # a tree removed from disk is not served from memory (nor written back)
+        _trees.pop(key, close=False)
+    return _trees.get_or_open(key, lambda: KeywordTree(directory), ctx.open_stores)
 
 
 async def keyword_context(ctx: Context, question: str, agent: Any) -> dict[str, Any] | None:

@@ -6,14 +6,18 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from treerag.bounded import BoundedCache
 from treerag.context import GRAPH_TOKEN_BUDGET, Context
 
 WORLD_FILE = "world.json"
-_worlds: dict[str, tuple[float, Any]] = {}
-_contexts: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+_worlds: BoundedCache[str, tuple[float, Any]] = BoundedCache("knowledge graphs")
+"""Loaded graphs (in memory, with their file's mtime), one per tenant and collection."""
 CONTEXTS_KEPT = 64
 """Graph contexts kept in memory, each with the world it was read from (a changed file is
 loaded as a new world, so its contexts are never taken for the old one's)."""
+_contexts: BoundedCache[tuple[Any, ...], tuple[Any, Any]] = BoundedCache(
+    "graph contexts", CONTEXTS_KEPT
+)
 _lock = threading.Lock()
 
 
@@ -47,7 +51,7 @@ def load_world(ctx: Context) -> Any | None:
         world = World.load(
             directory, embed_from_documents(embeddings), embed_id=embedder_id(embeddings)
         )
-        _worlds[key] = (mtime, world)
+        _worlds.put(key, (mtime, world), ctx.open_stores)
         return world
 
 
@@ -62,15 +66,11 @@ def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None
         return None
     budget = {**GRAPH_TOKEN_BUDGET, **ctx.graph_token_budget}  # parts left out keep defaults
     key = (id(world), question, top_paths, ctx.graph_directed, tuple(sorted(budget.items())))
-    with _lock:
-        kept = _contexts.get(key)
-        if kept is not None and kept[0] is world:
-            return kept[1]
+    kept = _contexts.get(key)
+    if kept is not None and kept[0] is world:
+        return kept[1]
     found = _query(world, question, top_paths, budget, ctx.graph_directed)
-    with _lock:
-        if len(_contexts) >= CONTEXTS_KEPT:
-            _contexts.pop(next(iter(_contexts)))
-        _contexts[key] = (world, found)
+    _contexts.put(key, (world, found))
     return found
 
 

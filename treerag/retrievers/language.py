@@ -29,7 +29,7 @@ def language_of(text: str) -> Language:
     return "zh" if cjk >= latin else "en"
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)  # keyed by query text: unbounded, it grew with each question
 def _search_words(text: str) -> tuple[str, ...]:
     from treerag.segment import jieba
 

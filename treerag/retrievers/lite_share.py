@@ -313,12 +313,18 @@ def _release(folder: str) -> None:
             endpoint_file(folder).unlink(missing_ok=True)
 
 
-def _release_all() -> None:
+def release(path: str | Path) -> None:
+    """Stop serving the folder `path` here; a later `elect` serves it again."""
+    _release(_folder(path))
+
+
+def release_all() -> None:
+    """Stop serving every folder this process serves (its shutdown, or its exit)."""
     for folder in list(_served):
         _release(folder)
 
 
-atexit.register(_release_all)
+atexit.register(release_all)
 
 
 def _held_message(folder: str) -> str:

@@ -7,18 +7,33 @@ process serve it over loopback gRPC and every other one connect to that server.
 from __future__ import annotations
 
 import logging
-import threading
 from pathlib import Path
 from typing import Any
 
+from treerag.bounded import BoundedCache
 from treerag.milvus_options import LITE_GRPC_OPTIONS
 from treerag.retrievers.errors import StoreError
 
-_clients: dict[str, Any] = {}
-_clients_lock = threading.Lock()
+
+def _close_client(client: Any) -> None:
+    """Close a client; a Milvus Lite folder this process serves is released with it."""
+    from treerag.bounded import close_value
+
+    close_value(client)
+    folder = getattr(client, "folder", None)
+    if folder is not None:
+        from treerag.retrievers.lite_share import release, serves
+
+        if serves(folder):
+            release(folder)
 
 
-def milvus_client(uri: str, token: str = "") -> Any:
+_clients: BoundedCache[str, Any] = BoundedCache("milvus clients", close=_close_client)
+"""One client per URI and token; a server's tenants share the data dir's URI (each has its own
+collection), so this holds one entry per data dir or Milvus server the process talks to."""
+
+
+def milvus_client(uri: str, token: str = "", bound: int | None = None) -> Any:
     """Return a shared MilvusClient for a URI (one per process and URI).
 
     A Milvus Lite path gets a `SharedLiteClient`: this process serves the folder, or talks to
@@ -31,26 +46,23 @@ def milvus_client(uri: str, token: str = "") -> Any:
     # iterator and logs a traceback for errors that we turn into messages of our own.
     for name in ("pymilvus", "pymilvus.milvus_client"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
-    key = f"{uri}|{token}"
-    with _clients_lock:
-        if key not in _clients:
-            if "://" not in uri:
-                Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
-            try:
-                if token:
-                    _clients[key] = MilvusClient(uri=uri, token=token)
-                elif "://" not in uri:
-                    from treerag.retrievers.lite_share import SharedLiteClient
 
-                    shared = SharedLiteClient(uri, LITE_GRPC_OPTIONS)
-                    shared.connect()  # open (or reach) it now: errors belong to the opener
-                    _clients[key] = shared
-                else:
-                    _clients[key] = MilvusClient(uri)
-            except StoreError:
-                raise
-            except Exception as exc:  # pymilvus raises several types for an unreachable URI
-                raise StoreError(
-                    f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}"
-                ) from exc
-        return _clients[key]
+    def open_client() -> Any:
+        if "://" not in uri:
+            Path(uri).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            if token:
+                return MilvusClient(uri=uri, token=token)
+            if "://" not in uri:
+                from treerag.retrievers.lite_share import SharedLiteClient
+
+                shared = SharedLiteClient(uri, LITE_GRPC_OPTIONS)
+                shared.connect()  # open (or reach) it now: errors belong to the opener
+                return shared
+            return MilvusClient(uri)
+        except StoreError:
+            raise
+        except Exception as exc:  # pymilvus raises several types for an unreachable URI
+            raise StoreError(f"cannot open Milvus at {uri!r} (TREERAG_MILVUS_URI): {exc}") from exc
+
+    return _clients.get_or_open(f"{uri}|{token}", open_client, bound)

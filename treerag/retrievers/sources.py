@@ -18,12 +18,12 @@ it (`treerag.reasoning.named`, read when the evidence is ranked).
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from treerag.bounded import BoundedCache
 from treerag.context import Context
 from treerag.text import has_han
 
@@ -36,8 +36,8 @@ SHARE = 1
 hit already; the passage graph's second hop, which takes the rest, rarely is."""
 MIN_KEYWORD_CHARS = 4
 GRAPH_FILE = "passages.sqlite"
-_graphs: dict[str, Any] = {}
-_lock = threading.Lock()
+_graphs: BoundedCache[str, Any] = BoundedCache("passage graphs")
+"""Open passage graphs (SQLite), one per tenant and collection."""
 
 Candidate = dict[str, Any]
 
@@ -158,16 +158,17 @@ def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
     path = graph_file(ctx)
     if not create and not path.exists():
         return None
-    key = str(path.absolute())
-    with _lock:
-        if key not in _graphs:
-            _graphs[key] = PassageGraph(path)
-            if _graphs[key].reset:
-                from treerag.documents.manifest import mark_stale
 
-                reason = "its file was of an older format and was emptied"
-                mark_stale(ctx, "knowledge_graph", reason=reason)
-        return _graphs[key]
+    def open_graph() -> Any:
+        graph = PassageGraph(path)
+        if graph.reset:
+            from treerag.documents.manifest import mark_stale
+
+            reason = "its file was of an older format and was emptied"
+            mark_stale(ctx, "knowledge_graph", reason=reason)
+        return graph
+
+    return _graphs.get_or_open(str(path.absolute()), open_graph, ctx.open_stores)
 
 
 @dataclass

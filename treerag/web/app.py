@@ -285,20 +285,30 @@ async def _http_error(request: Request, exc: Exception) -> Response:
 
 
 @contextlib.asynccontextmanager
-async def announce_page(app: Starlette) -> AsyncIterator[None]:
-    """Log the chat page's address at startup: `langgraph dev`'s banner names only its API.
+async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    """Log the chat page's address at startup; close every open store at shutdown.
 
-    The server puts its own base URL in LANGGRAPH_API_URL before it starts the app.
+    `langgraph dev`'s banner names only its API; the server puts its own base URL in
+    LANGGRAPH_API_URL before it starts the app. The LangGraph server runs a custom app's
+    lifespan with its own, startup before serving and the code after `yield` at shutdown
+    ("How to add custom lifespan events", docs.langchain.com/langsmith/custom-lifespan,
+    langgraph-api >= 0.0.26): the place to close the per-tenant stores (`treerag.bounded`).
     """
     base = os.environ.get("LANGGRAPH_API_URL", "").rstrip("/")
     if base:
         log.info("treerag chat page: %s/ui", base)
-    yield
+    try:
+        yield
+    finally:
+        from treerag.server.shutdown import close_stores
+
+        # Closing writes (a keyword tree's caches, SQLite): off the event loop.
+        await asyncio.to_thread(close_stores)
 
 
 app = Starlette(
     routes=_routes(),
-    lifespan=announce_page,
+    lifespan=lifespan,
     exception_handlers={HTTPException: _http_error},
     # langgraph-api runs a custom app's middleware in front of its own API routes too.
     middleware=[Middleware(CancelOnDisconnectGuard)],

@@ -1,0 +1,203 @@
+"""Stores opened per tenant are bounded (LRU), closed on eviction and at the server's shutdown."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from treerag.bounded import BoundedCache, env_bound, tables
+from treerag.context import Context
+from treerag.reasoning import ledger
+from treerag.reasoning.base import Judgement
+from treerag.reasoning.judge_cache import JudgeCache, judge_cache
+from treerag.retrievers.keyword_tree import open_tree
+from treerag.retrievers.sources import open_passage_graph
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class Handle:
+    """A stand-in store that records being closed."""
+
+    def __init__(self, name: str):
+        self.name = name
+        self.closed = False
+
+    def close(self) -> None:
+        self.closed = True
+
+
+@pytest.fixture(autouse=True)
+def _forget_own_entries(tmp_path: Path) -> Iterator[None]:
+    """Close what this test opened in the process-wide tables (and nothing of other tests)."""
+    yield
+    for table in tables():
+        for key in table.keys():
+            if str(tmp_path) in str(key):
+                table.pop(key)
+
+
+def test_the_oldest_entry_is_closed_on_eviction_and_reopened_on_use() -> None:
+    table: BoundedCache[str, Handle] = BoundedCache("test handles", 2)
+    opened = {name: table.get_or_open(name, lambda n=name: Handle(n)) for name in "abc"}
+    assert opened["a"].closed and not opened["b"].closed and not opened["c"].closed
+    assert table.keys() == ["b", "c"] and table.evictions == 1
+    again = table.get_or_open("a", lambda: Handle("a"))
+    assert again is not opened["a"] and not again.closed
+    assert opened["b"].closed  # "a" came back in; "b" was now the least recently used
+
+
+def test_use_keeps_an_entry_and_a_smaller_bound_closes_the_rest() -> None:
+    table: BoundedCache[str, Handle] = BoundedCache("test handles", 3)
+    a, b, c = (table.get_or_open(n, lambda n=n: Handle(n)) for n in "abc")
+    table.get("a")  # used: "b" is now the oldest
+    table.put("d", Handle("d"))
+    assert b.closed and not a.closed
+    table.resize(1)
+    assert a.closed and c.closed and table.keys() == ["d"]
+    assert table.clear() == 1 and len(table) == 0
+
+
+def test_a_failed_open_stores_nothing() -> None:
+    table: BoundedCache[str, Handle] = BoundedCache("test handles", 2)
+
+    def fail() -> Handle:
+        raise OSError("disk gone")
+
+    with pytest.raises(OSError):
+        table.get_or_open("a", fail)
+    assert "a" not in table and len(table) == 0
+
+
+def test_the_bound_comes_from_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert Context().open_stores == 16 == env_bound()
+    monkeypatch.setenv("TREERAG_OPEN_STORES", "3")
+    assert Context().open_stores == 3 == env_bound()
+    assert Context(open_stores=5).open_stores == 5  # explicit over env
+
+
+def test_more_tenants_than_the_bound_close_the_oldest_stores(tmp_path: Path) -> None:
+    ctxs = [
+        Context(data_dir=str(tmp_path / "data"), tenant=f"t{i}", open_stores=2) for i in range(3)
+    ]
+    caches = [judge_cache(c.tenant_path, c.open_stores) for c in ctxs]
+    graphs = [open_passage_graph(c, create=True) for c in ctxs]
+    trees = [open_tree(c, create=True) for c in ctxs]
+
+    verdict = Judgement(2, "names the founder")
+    caches[0].put("k", verdict)  # closed: a cache that was evicted misses and drops writes
+    assert caches[0].get("k") is None
+    with pytest.raises(Exception, match="closed"):
+        graphs[0]._db.execute("select 1")
+    assert trees[0]._closed and not trees[2]._closed
+    assert not caches[2]._closed
+
+    # Reopened on their next use, and working.
+    cache = judge_cache(ctxs[0].tenant_path, 2)
+    cache.put("k", verdict)
+    assert cache is not caches[0] and cache.get("k") == Judgement(2, "names the founder", calls=0)
+    graph = open_passage_graph(ctxs[0])
+    assert graph is not graphs[0] and graph._db.execute("select 1").fetchone() == (1,)
+    tree = open_tree(ctxs[0])
+    assert tree is not trees[0] and not tree._closed
+
+
+def test_milvus_lite_of_an_evicted_data_dir_is_released_and_reopens(tmp_path: Path) -> None:
+    from treerag.retrievers import lite_share, milvus_client
+
+    uris = [str(tmp_path / f"d{i}" / "milvus.db") for i in range(2)]
+    first = milvus_client.milvus_client(uris[0], bound=1)
+    first.list_collections()
+    assert lite_share.serves(uris[0])
+    second = milvus_client.milvus_client(uris[1], bound=1)
+    second.list_collections()
+    assert not lite_share.serves(uris[0]) and lite_share.serves(uris[1])
+    again = milvus_client.milvus_client(uris[0], bound=1)
+    assert again is not first and again.list_collections() == []
+    assert lite_share.serves(uris[0]) and not lite_share.serves(uris[1])
+    milvus_client._clients.resize(16)
+
+
+def test_entries_stay_within_the_bound_however_many_tenants_ask(tmp_path: Path) -> None:
+    bound = 4
+    for i in range(40):
+        ctx = Context(data_dir=str(tmp_path / "data"), tenant=f"t{i}", open_stores=bound)
+        judge_cache(ctx.tenant_path, ctx.open_stores).put("k", Judgement(1, "x"))
+        open_passage_graph(ctx, create=True)
+        open_tree(ctx, create=True)
+        ours = [key for table in tables() for key in table.keys() if str(tmp_path) in str(key)]
+        assert len(ours) <= 3 * bound
+    for table in tables():
+        assert len(table) <= table.maxsize
+
+
+def test_per_question_tables_stay_within_their_bound(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A run that fails before its answer node never releases its ledger.
+    monkeypatch.setattr(ledger, "_ledgers", BoundedCache("call ledgers", 8))
+    for i in range(100):
+        ledger.ledger_for(f"root-{i}", 60).spend(1)
+    assert len(ledger._ledgers) == 8
+
+    # Verdicts: the file keeps at most max_verdicts rows, the newest.
+    monkeypatch.setattr("treerag.reasoning.judge_cache.PRUNE_EVERY", 10)
+    cache = JudgeCache(tmp_path / "judge_cache.sqlite", max_verdicts=50)
+    for i in range(500):
+        cache.put(f"q{i}", Judgement(1, "x"))
+    assert len(cache) <= 50 and cache.get("q499") is not None and cache.get("q0") is None
+    cache.close()
+
+
+_SHUTDOWN = r"""
+import asyncio, sys
+from treerag.context import Context
+from treerag.reasoning.judge_cache import judge_cache
+from treerag.retrievers import lite_share
+from treerag.retrievers.keyword_tree import open_tree
+from treerag.retrievers.milvus_client import milvus_client
+from treerag.retrievers.sources import open_passage_graph
+from treerag.bounded import tables
+from treerag.web.app import app
+
+ctx = Context(data_dir=sys.argv[1], tenant="acme")
+cache = judge_cache(ctx.tenant_path)
+graph = open_passage_graph(ctx, create=True)
+tree = open_tree(ctx, create=True)
+client = milvus_client(ctx.resolved_milvus_uri)
+client.list_collections()
+assert lite_share.serves(ctx.resolved_milvus_uri)
+
+async def serve_and_stop():
+    async with app.router.lifespan_context(app):
+        assert sum(len(t) for t in tables()) >= 4
+asyncio.run(serve_and_stop())
+
+assert sum(len(t) for t in tables()) == 0, [(t.name, t.keys()) for t in tables()]
+assert cache._closed and tree._closed and not lite_share.serves(ctx.resolved_milvus_uri)
+try:
+    graph._db.execute("select 1")
+except Exception as exc:
+    assert "closed" in str(exc)
+else:
+    raise AssertionError("the passage graph is still open")
+print("closed")
+"""
+
+
+def test_the_server_shutdown_closes_every_store(tmp_path: Path) -> None:
+    # In a child process: the shutdown closes every table of the process it runs in.
+    result = subprocess.run(
+        [sys.executable, "-c", _SHUTDOWN, str(tmp_path / "data")],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(REPO)},  # this checkout's treerag
+    )
+    assert result.returncode == 0 and result.stdout.strip() == "closed", result.stderr[-3000:]
