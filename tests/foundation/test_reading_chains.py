@@ -153,3 +153,9 @@ def test_wo_guo_reads_as_china():
     text = "人口统计\n\n2025年全年出生人口900万人，中国人口出生率为6.10‰。"
     found = answering("我国2025年人口出生率", "人口统计", text)
     assert found is not None and "6.10" in found.sentence
+
+
+def test_a_sentence_dated_another_year_does_not_answer():
+    text = "人口统计\n\n2024年中国人口出生率为6.39‰。2025年中国全年出生人口900万人，人口出生率为6.10‰。"
+    found = answering("2025年中国人口出生率", "人口统计", text)
+    assert found is not None and "6.10" in found.sentence

@@ -665,6 +665,8 @@ def _answers(
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
     quantity = reading.kind == "number" and not kind_named
     scoped_year = _CJK.search(reading.folded) and _YEAR_SCOPE.search(reading.folded)
+    if scoped_year and reading.kind != "time" and _other_year(reading.folded, folded):
+        return None  # "2020年…出生率为8.52‰" does not answer "2021年…出生率"
     share = relation_share(
         _without_numbers(reading) if quantity or scoped_year else reading, folded
     )
@@ -684,6 +686,13 @@ def _answers(
 _YEAR_SCOPE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s*年")
 """A year a Chinese question gives ("2022年春节档…") scopes the topic: the chunk must hold
 it (`_numbers_held`), not the answering sentence, which news text writes as "今年"."""
+
+
+def _other_year(question: str, sentence: str) -> bool:
+    """Whether a sentence dates itself ("2020年…") with no year the question gives."""
+    given = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(question)}
+    said = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(sentence)}
+    return bool(said) and not said & given
 
 
 def _without_numbers(reading: QuestionReading) -> QuestionReading:
