@@ -7,6 +7,7 @@ Run from the repository root::
     python benchmarks/quality.py --sets hotpotqa_100   # one dev set
     python benchmarks/quality.py --sets rgb_zh_300_s,rgb_zh_300_t --limit 30   # both scripts
     python benchmarks/quality.py --modes naive,full    # some modes only
+    python benchmarks/quality.py --limit 100 --offset 60   # questions 60-99 (a held-out split)
     python benchmarks/quality.py --write               # also splice the results into BENCHMARKS.md
     python benchmarks/quality.py --sets rgb_zh_300 --dump zh.json   # per-question rows
     python benchmarks/quality.py --render hp.json zh.json --write   # publish earlier runs
@@ -271,7 +272,8 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
 
     started = time.perf_counter()
     dataset, store = open_set(name, args.data_dir, args.limit)
-    questions = dataset.limited(args.limit)
+    # --offset skips the first questions (a held-out split: tune on 0..N, report N..).
+    questions = dataset.limited(args.limit)[args.offset :]
     modes = [m for m in args.modes.split(",") if m]
     rows: list[dict[str, Any]] = []
     with tempfile.TemporaryDirectory(prefix="treerag-quality-") as tmp:
@@ -340,7 +342,12 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
                     f"elapsed {time.perf_counter() - started:.0f} s",
                     flush=True,
                 )
-    return {"name": name, "rows": rows, "seconds": time.perf_counter() - started}
+    return {
+        "name": name,
+        "offset": args.offset,
+        "rows": rows,
+        "seconds": time.perf_counter() - started,
+    }
 
 
 def mean(values: list[Any]) -> float:
@@ -360,9 +367,12 @@ def _recall(part: dict[str, Any], k: int) -> float:
 def render_set(result: dict[str, Any], limit: int | None) -> list[str]:
     """The table of one dev set."""
     rows, name = result["rows"], result["name"]
+    after = f" after the first {result['offset']}" if result.get("offset") else ""
     lines = [
         f"### {name}: {len(rows)} questions"
-        f"{'' if limit is None else f' (--limit {limit})'}, runtime {result['seconds']:.0f} s",
+        f"{'' if limit is None else f' (--limit {limit})'}"
+        f"{after}"
+        f", runtime {result['seconds']:.0f} s",
         "",
         "| mode | recall@2 | recall@5 | recall@10 | answer contains gold "
         "| first sentence contains gold | own words in the question's script "
@@ -448,6 +458,9 @@ def main() -> None:
         "--modes", default=",".join(MODES), help=f"comma-separated, naive first: {', '.join(MODES)}"
     )
     parser.add_argument("--limit", type=int, default=None, help="first N questions of each set")
+    parser.add_argument(
+        "--offset", type=int, default=0, help="skip the first N of those (a held-out split)"
+    )
     parser.add_argument("--data-dir", type=Path, default=BENCH_DATA, help="ingested corpora")
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
     parser.add_argument("--dump", type=Path, default=None, help="write per-question rows (JSON)")

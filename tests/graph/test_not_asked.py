@@ -88,5 +88,12 @@ def test_a_run_holding_the_question_s_chain_recurses_no_further():
     # A bridge's document that does not hold the asked-for thing is not the chain's end.
     silent = {**veyra, "text": "Port Veyra is a city of the coast. Its harbour is deep."}
     assert held_chain(question, [brennick, silent]) == ""
-    elsewhere = {**brennick, "followup": "Which river flows through Lowmarsh Abbey?"}
+    # A bridge sentence that names the city holds the chain, whatever the follow-up asked
+    # (`compose.across`); a chunk that names another place does not.
+    toward = {**brennick, "followup": "Which river flows through Lowmarsh Abbey?"}
+    assert held_chain(question, [toward, veyra]) == "Aldous Brennick → Port Veyra"
+    elsewhere = {
+        **toward,
+        "text": "Aldous Brennick was a sea captain. He was born at Lowmarsh Abbey.",
+    }
     assert held_chain(question, [elsewhere, veyra]) == ""

@@ -118,7 +118,8 @@ class Quote:
     said: str = ""
     """Whom the sentence's pronoun stands for, when that is the answer ("In 1931 he founded
     the Orsk Press." answers "Who founded…?" with its document's subject, Pavel Orsk): the
-    answer names it before the quote (`wording.framed`)."""
+    answer names it before the quote (`wording.framed`); or what a comparison concludes from
+    it (the side chosen, "Yes" / "No": `comparison.decide`)."""
 
 
 @dataclass

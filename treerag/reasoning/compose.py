@@ -3,6 +3,9 @@
 The chain is read from the judged evidence with the judge's own reading rules
 (`treerag.reasoning.reading`), whichever reasoner judged, in this order:
 
+0. **A comparison is decided.** When the question compares the documents it names and the
+   run holds them, the verdict or the side chosen, framing the sentences it rests on
+   (`comparison.decide`).
 1. **One chunk answers.** A sentence of this run's own evidence that answers the question
    (`reading.answering`), followed by the sentence of the same chunk that ties the chunk's
    subject to the question's entity when the answer needs one; else the sentence a model
@@ -13,9 +16,11 @@ The chain is read from the judged evidence with the judge's own reading rules
    sentence of another chunk this run holds that answers the follow-up. Then the partial
    chunk's bridge sentence, the one that names the follow-up's entity: "The river Amsel flows
    through the village. [1] She was born in 1902 in the village of Brennholt. [2]".
-3. **A comparison's sides.** When the question names two documents or more and the run
+3. **Two chunks hold the chain.** A chunk the question does not name answers the question
+   through a bridge sentence of another chunk that names it (`across`).
+4. **A comparison's sides.** When the question names two documents or more and the run
    holds them, each one's sentence that holds most of the question's relation (`sides`).
-4. Otherwise there is no chain: the answer quotes what is most like the question (see
+5. Otherwise there is no chain: the answer quotes what is most like the question (see
    `treerag.reasoning.offline`), and a parent run does not quote it as an answer.
 
 The sentences are quoted as the documents write them (citations stay faithful); title lines
@@ -28,10 +33,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.comparison import decide
+from treerag.reasoning.named import names_title
 from treerag.reasoning.questions import compares
 from treerag.reasoning.reading import (
     answering,
+    answering_across,
     fold,
+    names_entity,
     names_subject,
     read_question,
     relation_share,
@@ -54,6 +63,9 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
         return []
     depth = min(e.depth for e in useful)
     own = [e for e in useful if e.depth == depth]
+    decided = decide(question, own)
+    if decided:
+        return decided
     for item in [*own, *(e for e in useful if e.depth > depth)]:
         found = answering(question, item.title, item.text)
         if found is not None:
@@ -70,7 +82,31 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
         if answer:
             tie = bridge_sentence(question, item)
             return _unique([*answer, *([Quote(item.n, tie)] if tie else [])])
-    return sides(question, own)
+    return across(question, useful) or sides(question, own)
+
+
+def across(question: str, useful: Sequence[EvidenceItem]) -> list[Quote]:
+    """A chain held in two chunks: the last hop's sentence, then the bridge that names it.
+
+    A chunk the question does not name answers through a sentence of another chunk about
+    the question's entity that names the first chunk's document (`reading.answering_across`):
+    the tree often holds both hops at one level (the graph and the keyword tree bring the
+    second hop in beside the first), where no sub-run is asked to find it.
+    """
+    about = [e for e in useful if names_entity(question, {"title": e.title, "text": e.text})]
+    for item in useful:
+        bridges = [
+            (other.n, sentence)
+            for other in about
+            if other is not item
+            for sentence in statements(other.text)
+            if names_title(sentence, item.title)
+        ]
+        found = answering_across(question, item.title, item.text, [s for _, s in bridges])
+        if found is not None:
+            n = next(n for n, s in bridges if s == found.bridge)
+            return [Quote(item.n, found.sentence, found.subject), Quote(n, found.bridge)]
+    return []
 
 
 def sides(question: str, own: Sequence[EvidenceItem]) -> list[Quote]:

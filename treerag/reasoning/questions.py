@@ -96,17 +96,42 @@ def slot(question: str) -> str:
     folded), so 哪裡 asks for a place as 哪里 does.
     """
     lowered = fold(question)
-    found: list[tuple[int, int, str]] = []
-    for order, (name, pattern) in enumerate(_SLOTS):
-        match = pattern.search(lowered)
-        if match:
-            found.append((match.start(), order, name))
-    thing = _THING.search(lowered)
-    if thing:
-        found.append((thing.start(), len(_SLOTS), "thing"))
+    found: list[tuple[bool, int, int, str]] = []
+    for order, (name, pattern) in enumerate([*_SLOTS, ("thing", _THING)]):
+        for match in pattern.finditer(lowered):
+            found.append((_relative(lowered, match.start()), match.start(), order, name))
     if found:
-        return min(found)[2]
+        return min(found)[3]
+    if _ZH_QUANTITY.search(lowered):
+        return "number"
     return "yesno" if _YES_NO.match(question) else "thing"
+
+
+_ZH_QUANTITY = re.compile(
+    rf"[{HAN}](?:率|量|额|总数|人数|票房|规模|营收|收入|总值|增速|增幅)[？?。\s]*$"
+)
+"""A Chinese question without a question word that names a quantity ("…交付量", "…人口出生率",
+"…总票房"): it asks for the number, as "多少" would."""
+
+
+_RELATIVE = re.compile(r"(?:who|whom|whose|which|where|when)\b")
+_ASKING_BEFORE = frozenset(
+    "in of at from to by for with on about into and but or is are was were be been".split()
+)
+
+
+def _relative(lowered: str, at: int) -> bool:
+    """Whether the English wh-word at `at` opens a relative clause, not the question.
+
+    "…a consultant who has worked with the mayor of what city?" asks for a city: the "who"
+    right after a noun describes it. After a preposition, a conjunction or "is" ("of which",
+    "and where", "…is whom?") the word asks. A question whose every wh-word is relative
+    keeps its first (the ordering puts relatives last, it does not drop them).
+    """
+    if not _RELATIVE.match(lowered, at):
+        return False
+    before = re.search(r"([a-z][a-z'\-]*)\s+$", lowered[:at])
+    return before is not None and before.group(1) not in _ASKING_BEFORE
 
 
 def _head(question: str) -> str:

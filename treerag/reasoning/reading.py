@@ -192,6 +192,11 @@ def _relation_terms(folded: str, head: str) -> tuple[str, ...]:
     )
 
 
+_IN_PLACE = re.compile(r"\s*(?:$|[?.!,;]|(?:for|in|at|on|to|from|with|during|after|before)\b)")
+"""What follows a wh-word asked in place: nothing, or a preposition ("…in what for seven
+years?"); "what city" / "who directed" ask at the front."""
+
+
 def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
     """The relation term the question asks with, in the clause holding its question word.
 
@@ -202,12 +207,15 @@ def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
     Chinese asks in place: the clause's last relation term (出生 in "…的老师，出生在哪里？").
     "" when the clause holds none.
     """
-    from treerag.reasoning.questions import _CLAUSE, _SLOTS, _THING
+    from treerag.reasoning.questions import _CLAUSE, _SLOTS, _THING, _relative
 
     start = 0
     for clause in _CLAUSE.split(folded):
         end = start + len(clause)
-        wh = [m for m in (_THING.search(clause), *(p.search(clause) for _, p in _SLOTS)) if m]
+        found = [m for p in (_THING, *(p for _, p in _SLOTS)) for m in p.finditer(clause)]
+        # "…an actress who starred in what?": the relative "who" does not ask.
+        asking = [m for m in found if not _relative(clause, m.start())]
+        wh = asking or found
         if wh:
             at = {t: folded.find(t, start, end) for t in relation}
             inside = sorted((i, t) for t, i in at.items() if i >= 0)
@@ -220,6 +228,9 @@ def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
             later = [t for i, t in inside if i > wh_at]
             if not later:  # "…created by who?": asked in place, at the end
                 return inside[-1][1]
+            earlier = [t for i, t in inside if i < wh_at]
+            if earlier and _IN_PLACE.match(after):
+                return earlier[-1]  # "…starred in what for seven years?": asked in place
             if not _AUXILIARY.match(after):
                 return later[0]
             participle = [t for t in later if re.search(r"(?:ed|en|wn|rn|lt|ld|ght)$", t)]
@@ -274,6 +285,7 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
 
 EQUIVALENT_WORDS = (
     ("出生", "生于", "诞生", "生在"),
+    ("我国", "中国", "全国"),
     ("位于", "坐落", "地处", "位在"),
     ("创办", "创立", "创建", "建立", "成立", "开办", "创设", "创始"),
     ("born", "birth", "birthplace"),
@@ -281,7 +293,8 @@ EQUIVALENT_WORDS = (
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
 birthplace): the commonest paraphrases of the relations questions ask most (birth, place,
-founding). A short list, not a thesaurus: a relation it lacks is matched by its own words."""
+founding), and 我国 for 中国 (news written in China says "our country"). A short list,
+not a thesaurus: a relation it lacks is matched by its own words."""
 
 
 def _same(term: str) -> tuple[str, ...]:
@@ -411,9 +424,13 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
             "",
         )
     if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
-        return ""
+        return _object_of(reading, sentence)
     asked_terms = set(reading.terms)
     candidates = proper_names(fold_cased(sentence), READING)
+    if reading.kind == "thing":
+        # A title in quotation marks names a work whole ("《长津湖之水门桥》", "the sitcom
+        # "Mad About You""), where segmentation and capitals cut it up.
+        candidates = [*_TITLED.findall(fold_cased(sentence)), *candidates]
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
         candidates = [subject, *candidates] if reading.kind == "person" else [*candidates, subject]
@@ -431,6 +448,30 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
         new = [t for t in content_terms(folded) if t not in asked_terms and not t.isdigit()]
         return new[0] if new else ""
     return ""
+
+
+_TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
+_OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:the\s+)?")
+
+
+def _object_of(reading: QuestionReading, sentence: str) -> str:
+    """The name right after the asked relation term and its preposition, or "".
+
+    "…developed by Studio 33", "…located in Canberra": a document seldom repeats the noun
+    of "what company" / "what city", but the name that follows the asked verb is what the
+    question asks for. Latin text only (a Chinese verb's object is not marked this way).
+    """
+    if not reading.asked or HAN_CHAR.search(reading.asked):
+        return ""
+    cased = fold_cased(sentence)
+    verb = re.search(rf"\b{re.escape(stem(reading.asked))}\w*", cased, re.IGNORECASE)
+    glue = _OBJECT_GLUE.match(cased, verb.end()) if verb else None
+    if glue is None:
+        return ""
+    rest = cased[glue.end() :]
+    first = next(iter(proper_names(rest, READING)), "")
+    fresh = first and canonical(first) not in canonical(reading.folded)
+    return first if fresh and rest.startswith(first) else ""
 
 
 def answering(question: str, title: str, text: str) -> Answering | None:
@@ -458,11 +499,60 @@ def answering(question: str, title: str, text: str) -> Answering | None:
     passes = [(False, False), (True, False)]
     if reading.kind == "number":
         passes.append((False, True))
+    common: Answering | None = None
     for chained, scoped in passes:
         for sentence in view.said:
             found = _answers(view, sentence, chained, scoped)
-            if found is not None:
+            if found is None:
+                continue
+            if reading.kind != "thing" or reading.head or _named(found):
                 return found
+            # A thing asked with no noun is a name where one answers ("…票房冠军" is a
+            # film, not "14.75亿元" of "首日票房达到…"); a common word only failing that.
+            common = common or found
+    return common
+
+
+def _named(found: Answering) -> bool:
+    """Whether an answer's filler is a name or a quoted title of its sentence."""
+    cased = fold_cased(found.sentence)
+    return found.filler in (*_TITLED.findall(cased), *proper_names(cased, READING))
+
+
+def answering_across(
+    question: str, title: str, text: str, bridges: Sequence[str]
+) -> Answering | None:
+    """A sentence of a chunk the question does not name that answers it through a bridge.
+
+    The last hop of a chain held in two chunks: the question names X; a sentence of another
+    chunk (a bridge) ties X to this chunk's subject ("Irvine appears on the cover of Formula
+    One Arcade"); a sentence of this chunk, about its subject as every sentence of a
+    document is, holds what is asked and the asked-for thing ("Formula One Arcade is a
+    racing video game developed by Studio 33"). As in a chain inside one chunk, the pair
+    must hold the relation and the bridge must add some of it. `Answering.bridge` is the
+    bridge sentence used. None when the question names this chunk's subject (then
+    `answering` reads it) or asks yes/no or two things.
+    """
+    reading = read_question(question)
+    if reading.kind == "yesno" or reading.several or not bridges:
+        return None
+    own = next(iter(subjects(title, text)), "")
+    if not own or names_subject(question, title, text):
+        return None
+    view = _ChunkView(
+        # The bridge names the question's entities: their words are not relation here.
+        reading=reading.relation_in([*reading.entities, fold(own)]),
+        subject="",
+        own=own,
+        said=statements(text),
+        naming=list(bridges),
+        again=[],
+        whole=fold(f"{title} {text}"),
+    )
+    for sentence in view.said:
+        found = _answers(view, sentence, chained=True, across=True)
+        if found is not None:
+            return found
     return None
 
 
@@ -528,15 +618,16 @@ def _names_any(reading: QuestionReading, key: str) -> bool:
 
 
 def _answers(
-    view: _ChunkView, sentence: str, chained: bool, scoped: bool = False
+    view: _ChunkView, sentence: str, chained: bool, scoped: bool = False, across: bool = False
 ) -> Answering | None:
     """Whether one sentence answers.
 
-    Alone, or with a bridge when `chained`; a quantity with the chunk's scope when `scoped`.
+    Alone, or with a bridge when `chained`; a quantity with the chunk's scope when `scoped`;
+    with a bridge from another chunk when `across` (`answering_across`).
     """
     reading = view.reading
     about = view.about(sentence)
-    if about == chained:
+    if about == chained and not across:
         return None  # a sentence about the entity answers alone; one about the subject, chained
     by_pronoun = pronoun_led(sentence) or described(sentence, reading.head, view.own)
     led = view.own if by_pronoun and not view.subject else ""
@@ -556,7 +647,12 @@ def _answers(
     # relation ("销量同比增长" is not "营业收入同比增长").
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
     quantity = reading.kind == "number" and not kind_named
-    share = relation_share(_without_numbers(reading) if quantity else reading, folded)
+    scoped_year = HAN_CHAR.search(reading.folded) and _YEAR_SCOPE.search(reading.folded)
+    if scoped_year and reading.kind != "time" and _other_year(reading.folded, folded):
+        return None  # "2020年…出生率为8.52‰" does not answer "2021年…出生率"
+    share = relation_share(
+        _without_numbers(reading) if quantity or scoped_year else reading, folded
+    )
     if quantity and scoped:  # most of it here, the rest in the chunk
         held = share >= RELATION_SHARE and relation_share(reading, view.whole) >= 1.0
         share = 1.0 if held else 0.0
@@ -568,6 +664,18 @@ def _answers(
         if joint >= needed and joint > share:
             return Answering(sentence, found, bridge, subject)
     return None
+
+
+_YEAR_SCOPE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s*年")
+"""A year a Chinese question gives ("2022年春节档…") scopes the topic: the chunk must hold
+it (`_numbers_held`), not the answering sentence, which news text writes as "今年"."""
+
+
+def _other_year(question: str, sentence: str) -> bool:
+    """Whether a sentence dates itself ("2020年…") with no year the question gives."""
+    given = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(question)}
+    said = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(sentence)}
+    return bool(said) and not said & given
 
 
 def _without_numbers(reading: QuestionReading) -> QuestionReading:
