@@ -59,7 +59,14 @@ from treerag.nodes.answer import answer_question  # noqa: E402
 from treerag.nodes.judge import judge_chunk  # noqa: E402
 from treerag.nodes.retrieve import retrieve_chunks  # noqa: E402
 from treerag.nodes.subrun import make_run_sub_rag, plan_followups, route_followups  # noqa: E402
-from treerag.state import JudgeTask, RagInput, RagOutput, RagState  # noqa: E402
+from treerag.state import (  # noqa: E402
+    JudgeTask,
+    RagInput,
+    RagOutput,
+    RagState,
+    calls_left,
+    grant_judges,
+)
 
 RATIO_GOAL = 1.2
 QUESTION = "Who founded Quillhaven and where was its founder born?"
@@ -144,13 +151,15 @@ def route_to_sequential(state: RagState) -> Literal["judge_sequentially", "answe
 async def judge_sequentially(state: RagState, runtime: Runtime[Context]) -> dict:
     """Await the project's judge node once per chunk, one after the other."""
     records, calls = [], 0
-    for chunk in state["chunks"]:
+    grants = grant_judges(len(state["chunks"]), calls_left(state))
+    for chunk, grant in zip(state["chunks"], grants, strict=True):
         task = JudgeTask(
             question=state["question"],
             chunk=chunk,
             thread_id=state.get("thread_id", ""),
             root_thread_id=state.get("root_thread_id", ""),
             depth=state.get("depth", 0),
+            call_share=grant,
         )
         out = await judge_chunk(task, runtime)
         records.extend(out["chunks"])

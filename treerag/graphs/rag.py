@@ -2,13 +2,14 @@
 
 retrieve_chunks → judge_chunk (one task per hybrid hit) → release_reserve → [judge_chunk
 for the structured finds, when no hit answers → release_reserve] → plan_followups →
-run_sub_rag (one task per follow-up) → keyword_descent ∥ graph_expand → answer_question.
+run_sub_rag (one task per follow-up) → keyword_descent ∥ graph_expand (the root only) →
+answer_question.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
@@ -25,13 +26,25 @@ from treerag.nodes.retrieve import retrieve_chunks
 from treerag.nodes.subrun import make_run_sub_rag, plan_followups, route_followups
 from treerag.state import RagInput, RagOutput, RagState
 
-CONTEXT_NODES = ["keyword_descent", "graph_expand"]
-"""Structured-knowledge steps that run in parallel after judging and sub-runs."""
+ContextNode = Literal["keyword_descent", "graph_expand"]
+CONTEXT_NODES: list[ContextNode] = ["keyword_descent", "graph_expand"]
+"""Structured-knowledge steps that run in parallel after judging and sub-runs, at the root."""
 
 
-def route_after_planning(state: RagState) -> list[Send] | list[str]:
-    """Start the planned sub-runs, or go straight to the structured-context steps."""
-    return route_followups(state) or CONTEXT_NODES
+def route_to_answer(state: RagState) -> list[ContextNode] | Literal["answer_question"]:
+    """The root gathers structured context before it answers; a sub-run answers at once.
+
+    A sub-run's answer feeds its parent's, so only the root's answer reads the keyword
+    tree's and the graph's context notes.
+    """
+    return "answer_question" if state.get("depth", 0) else CONTEXT_NODES
+
+
+def route_after_planning(
+    state: RagState,
+) -> list[Send] | list[ContextNode] | Literal["answer_question"]:
+    """Start the planned sub-runs, or go on towards the answer (`route_to_answer`)."""
+    return route_followups(state) or route_to_answer(state)
 
 
 @lru_cache(maxsize=1)
@@ -60,11 +73,10 @@ builder.add_conditional_edges(
     "release_reserve", route_after_release, ["judge_chunk", "plan_followups"]
 )
 builder.add_conditional_edges(
-    "plan_followups", route_after_planning, ["run_sub_rag", *CONTEXT_NODES]
+    "plan_followups", route_after_planning, ["run_sub_rag", *CONTEXT_NODES, "answer_question"]
 )
-for _node in CONTEXT_NODES:
-    builder.add_edge("run_sub_rag", _node)
-builder.add_edge(CONTEXT_NODES, "answer_question")
+builder.add_conditional_edges("run_sub_rag", route_to_answer, [*CONTEXT_NODES, "answer_question"])
+builder.add_edge(list(CONTEXT_NODES), "answer_question")
 builder.add_edge("answer_question", END)
 
 graph = serve_mirrored(builder.compile(name="rag"))

@@ -13,7 +13,6 @@ from treerag.nodes.judge import MODEL_FAILED
 from treerag.reasoning import EvidenceItem, get_reasoner, offline_reasoner
 from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
-from treerag.reasoning.ledger import release
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored
 from treerag.reasoning.reading import answering
@@ -218,8 +217,6 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     calls = state.get("llm_calls", 0) + answered
     tree_calls = calls + sum(c.get("sub_llm_calls", 0) for c in chunks)
     emit("answer_finished", **tree, answer=text, citations=citations, error=problem)
-    if state.get("depth", 0) == 0:
-        release(state.get("root_thread_id") or state.get("thread_id", ""))
     return {
         "answer": text,
         # The chain this run's answer followed, for its parent to carry up (`compose`).

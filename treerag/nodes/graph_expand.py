@@ -13,12 +13,13 @@ from treerag.state import RagState
 
 
 async def expand_graph(state: RagState, runtime: Runtime[Context]) -> dict:
-    """Seed from vector search, expand scored paths, build the local-search context (root only).
+    """Seed from vector search, expand scored paths, build the local-search context (the root's).
 
-    Sub-runs skip it: their answers feed the root's, which gets the graph context once.
+    Sub-runs are routed past it (`graphs.rag.route_to_answer`): their answers feed the
+    root's, which gets the graph context once.
     """
     ctx = context_of(runtime)
-    if state.get("depth", 0) > 0 or state.get("error") or ctx.structure == "none":
+    if state.get("error") or ctx.structure == "none":
         return {}
     found = await asyncio.to_thread(graph_context, ctx, state["question"])
     if found is None:

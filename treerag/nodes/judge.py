@@ -12,16 +12,20 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit, time_left
 from treerag.reasoning import Judgement, Reasoner, get_reasoner, offline_reasoner
 from treerag.reasoning.judge_cache import JudgeCache, judge_cache
-from treerag.reasoning.ledger import ledger_for
 from treerag.reasoning.named import linked_from
-from treerag.state import ChunkRecord, JudgeTask, RagState
+from treerag.state import ChunkRecord, JudgeTask, RagState, calls_left, grant_judges
 
 MODEL_FAILED = "the chat model failed"
 """How a stand-in verdict's error begins (`nodes.answer` counts them)."""
 
 
 def judge_tasks(state: RagState, chunks: list[ChunkRecord]) -> list[Send]:
-    """One judge task per chunk, sent together: they run in one parallel step."""
+    """One judge task per chunk, sent together: they run in one parallel step.
+
+    Each is granted its call before the step (`state.budget.grant_judges`): one while the
+    run's share lasts, in rank order, none after it.
+    """
+    grants = grant_judges(len(chunks), calls_left(state))
     return [
         Send(
             "judge_chunk",
@@ -32,9 +36,10 @@ def judge_tasks(state: RagState, chunks: list[ChunkRecord]) -> list[Send]:
                 root_thread_id=state.get("root_thread_id", ""),
                 depth=state.get("depth", 0),
                 deadline=state.get("deadline", 0.0),
+                call_share=grant,
             ),
         )
-        for chunk in chunks
+        for chunk, grant in zip(chunks, grants, strict=True)
     ]
 
 
@@ -46,7 +51,7 @@ def route_to_judges(state: RagState) -> list[Send] | Literal["answer_question"]:
 
 
 async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
-    """Judge one chunk (cache first, then the reasoner, within the tree's LLM budget)."""
+    """Judge one chunk: cache first, then the reasoner when the task was granted a call."""
     ctx = context_of(runtime)
     chunk = task["chunk"]
     reasoner = get_reasoner(ctx)
@@ -60,10 +65,8 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     verdict = await asyncio.to_thread(cache.get, key)
     cached = verdict is not None
     if verdict is None:
-        ledger = ledger_for(task["root_thread_id"] or task["thread_id"], ctx.max_llm_calls)
-        if ledger.spend(1):
-            verdict = await judged(reasoner, task, link, ctx)
-            ledger.refund(1 - verdict.calls)  # retries count as calls too
+        if task.get("call_share", 0) > 0:
+            verdict = await judged(reasoner, task, link, ctx)  # retries count as calls too
             await asyncio.to_thread(cache.put, key, verdict)
         else:
             verdict = Judgement(

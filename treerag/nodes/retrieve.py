@@ -12,11 +12,10 @@ from langgraph.runtime import Runtime
 
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit, thread_of
-from treerag.reasoning.ledger import ledger_for
 from treerag.retrievers.chunk_store import EmptyStoreError
 from treerag.retrievers.sources import gather
 from treerag.server.scope import require_active
-from treerag.state import RagState
+from treerag.state import RagState, run_share
 
 
 def allocate(
@@ -48,7 +47,7 @@ def allocate(
 async def retrieve_chunks(
     state: RagState, config: RunnableConfig, runtime: Runtime[Context]
 ) -> dict:
-    """Retrieve top-k chunks; record this run's place in the tree."""
+    """Retrieve top-k chunks; record this run's place in the tree and its call budget."""
     await require_active(config)
     ctx = context_of(runtime)
     thread_id = thread_of(config)
@@ -61,9 +60,6 @@ async def retrieve_chunks(
         parent_thread_id=state.get("parent_thread_id", ""),
         parent_chunk_id=state.get("parent_chunk_id", ""),
     )
-    if not state.get("depth", 0):
-        # The root reserves its own answer call; sub-runs are reserved by plan_followups.
-        ledger_for(root, ctx.max_llm_calls).spend(1, force=True)
     try:
         if state.get("depth", 0) and "prefetched" in state:
             chunks = list(state["prefetched"])
@@ -91,7 +87,10 @@ async def retrieve_chunks(
         "depth": state.get("depth", 0),
         "chunks": {"replace": chunks},
         "error": error,
-        "llm_calls": 0,
+        # The run's budget, in its state (`treerag.state.rag`): a new run on a thread that
+        # ran before counts afresh; a resumed one never comes back here.
+        "call_share": run_share(state.get("call_share", 0), ctx.max_llm_calls),
+        "llm_calls": {"replace": 0},
         # The root starts the question's clock; sub-runs carry their root's deadline.
         "deadline": state.get("deadline") or time.time() + ctx.run_timeout_s,
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from pydantic import BaseModel, Field, field_validator, model_validator
 
@@ -145,6 +145,26 @@ class EvidenceItem:
     numbers (`treerag.reasoning.compose`); empty when the sub-run found no chain."""
 
 
+class Recursion(NamedTuple):
+    """A reasoner's answer to "should this level recurse?" (`Reasoner.should_recurse`)."""
+
+    recurse: bool
+    why_not: str = ""
+    """Why the level stops, recorded on each partial chunk (`not_asked`); "" when it goes on."""
+
+
+RECURSE = Recursion(True)
+
+ANSWERED_HERE = "another chunk of this run answers the question"
+
+
+def answered_here(chunks: Sequence[Mapping[str, Any]]) -> Recursion:
+    """Seed 02's rule, every reasoner's: a level with a chunk judged sufficient (2) stops."""
+    if any(c.get("score") == 2 for c in chunks):
+        return Recursion(False, ANSWERED_HERE)
+    return RECURSE
+
+
 class Reasoner(Protocol):
     """Takes the LLM roles of a run. `name` identifies it in the tree and the run's output."""
 
@@ -188,16 +208,23 @@ class Reasoner(Protocol):
         """Turn a follow-up chat message into a standalone question, given (role, text) turns."""
         ...
 
-    def in_hand(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
-        """Should this level stop? The chain its judged chunks hold that answers, else "".
+    def should_recurse(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> Recursion:
+        """Should this level ask its partial chunks' follow-ups, by the judge's own rules?
 
-        Asked before any follow-up is planned, after the judges' verdicts (a 2 stops the
-        level anyway). A reasoner that trusts its own verdicts returns "".
+        Asked once the level's chunks are judged, before any follow-up is planned. Every
+        reasoner stops at a chunk judged 2 (`answered_here`); whoever judged adds its own
+        rules (the offline judge scores chunks one by one, so it also stops when two of them
+        hold the question's chain). The depth limit and the call budget are the planner's.
         """
         ...
 
-    def keyword_agent(self) -> Any:
-        """Return the agent that walks the keyword tree (a `treerag.keyword_tree.KeywordAgent`)."""
+    def keyword_agent(self, max_calls: int | None = None) -> Any:
+        """Return the agent that walks the keyword tree (a `treerag.keyword_tree.KeywordAgent`).
+
+        An agent that calls a model makes at most `max_calls` calls (None: no limit) and
+        counts them, retries included, in its `calls` attribute; the run adds them to its
+        `llm_calls`. One that calls none (the lexical agent) has no such attribute.
+        """
         ...
 
     def extractor(self) -> Any:

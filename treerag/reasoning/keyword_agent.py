@@ -33,11 +33,20 @@ def _candidates(nodes: list[CandidateNode]) -> str:
     )
 
 
+class CallBudgetSpent(Exception):
+    """The agent has made the calls it was allowed (`max_calls`); it is not retried."""
+
+
+def _retried(exc: BaseException) -> bool:
+    return worth_retrying(exc) and not isinstance(exc, CallBudgetSpent)
+
+
 class LLMKeywordAgent:
     """Implements the engine's `KeywordAgent` protocol with prompts and retries.
 
     Failures propagate: the engine's descent loop turns them into its NotFound fallback with
-    the current candidates (seed 03 §4.3), which is the degradation the design asks for.
+    the current candidates (seed 03 §4.3), which is the degradation the design asks for. So
+    does a spent call budget (`CallBudgetSpent`).
     """
 
     def __init__(
@@ -46,22 +55,31 @@ class LLMKeywordAgent:
         timeout_s: float,
         retries: int,
         prompts: dict[str, str] | None = None,
+        max_calls: int | None = None,
     ):
-        """Wrap a chat model with the run's timeout, retries and prompt overrides."""
+        """Wrap a chat model with the run's timeout, retries, prompt overrides and call cap."""
         self.model = model
         self.timeout_s = timeout_s
         self.retries = retries
         self.prompts = prompts or {}
+        self.max_calls = max_calls
+        self.calls = 0
+        """Model calls made, retries included: a rag run adds them to its `llm_calls`."""
 
     async def _ask(self, schema: type[BaseModel], prompt_name: str, **slots: Any) -> Any:
         prompt = get_prompt(prompt_name, self.prompts).format(**slots)
         runnable = structured(self.model, schema, KEYWORD_MAX_TOKENS)
         async for attempt in AsyncRetrying(
             stop=stop_after_attempt(self.retries + 1),
-            retry=retry_if_exception(worth_retrying),
+            retry=retry_if_exception(_retried),
             reraise=True,
         ):
             with attempt:
+                if self.max_calls is not None and self.calls >= self.max_calls:
+                    raise CallBudgetSpent(
+                        "budget: no call left for the keyword agent (max_llm_calls)"
+                    )
+                self.calls += 1
                 result = await asyncio.wait_for(
                     runnable.ainvoke([HumanMessage(content=prompt)]), timeout=self.timeout_s
                 )

@@ -16,7 +16,15 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted, untrusted_title
 from treerag.reasoning.attribution import added_marks
-from treerag.reasoning.base import EvidenceItem, Judgement, JudgeVerdict, ModelFailure, Quote
+from treerag.reasoning.base import (
+    EvidenceItem,
+    Judgement,
+    JudgeVerdict,
+    ModelFailure,
+    Quote,
+    Recursion,
+    answered_here,
+)
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.structured import (
@@ -174,15 +182,15 @@ class LLMReasoner:
             name=f"llm:{self.name}",
         )
 
-    def keyword_agent(self) -> Any:
-        """The keyword-tree agent played by this chat model."""
+    def keyword_agent(self, max_calls: int | None = None) -> Any:
+        """The keyword-tree agent played by this chat model, counting its calls."""
         from treerag.reasoning.keyword_agent import LLMKeywordAgent
 
-        return LLMKeywordAgent(self.model, self.timeout_s, self.retries, self.prompts)
+        return LLMKeywordAgent(self.model, self.timeout_s, self.retries, self.prompts, max_calls)
 
-    def in_hand(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
-        """Nothing: the model's own verdicts decide (a 2 stops the level)."""
-        return ""
+    def should_recurse(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> Recursion:
+        """Unless a chunk was judged 2: the model's own verdicts decide."""
+        return answered_here(chunks)
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Ask the model for a standalone question (falls back to the message on failure)."""

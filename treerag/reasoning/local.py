@@ -26,7 +26,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.context import Context
-from treerag.reasoning.base import EvidenceItem, Judgement, LenientJudgeVerdict, Quote, Reasoner
+from treerag.reasoning.base import (
+    EvidenceItem,
+    Judgement,
+    LenientJudgeVerdict,
+    Quote,
+    Reasoner,
+    Recursion,
+)
 from treerag.reasoning.llm import LLMReasoner
 from treerag.reasoning.questions import is_new
 
@@ -93,19 +100,19 @@ class LocalReasoner(LLMReasoner):
         await self._ready()
         return await super().answer(question, evidence, extra_context, chain)
 
-    def keyword_agent(self) -> Any:
-        """The lexical keyword agent (see the module docstring for why)."""
-        return self._offline.keyword_agent()
+    def keyword_agent(self, max_calls: int | None = None) -> Any:
+        """The lexical keyword agent (see the module docstring for why): no model call."""
+        return self._offline.keyword_agent(max_calls)
 
     def extractor(self) -> Any:
         """The heuristic graph extractor (see the module docstring for why)."""
         return self._offline.extractor()
 
-    def in_hand(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
-        """The offline judge's chain rule when it judges (`local_judge=offline`), else none."""
+    def should_recurse(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> Recursion:
+        """Whoever judges decides: the offline judge (`local_judge=offline`) or the model."""
         if self._ctx.local_judge == "offline":
-            return self._offline.in_hand(question, chunks)
-        return ""
+            return self._offline.should_recurse(question, chunks)
+        return super().should_recurse(question, chunks)
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """The offline condensing rule (see the module docstring for why)."""

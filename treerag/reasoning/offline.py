@@ -38,7 +38,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from treerag.reasoning.base import EvidenceItem, Judgement, Quote
+from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import held_chain, held_sides
 from treerag.reasoning.marks import MarkNumbers
@@ -265,8 +265,11 @@ class OfflineReasoner:
         self._stream = TextStreamModel()
         self._memo: dict[str, np.ndarray] = {}
 
-    def keyword_agent(self) -> Any:
-        """The engine's lexical HeuristicAgent (rules in treerag/keyword_tree/heuristic.py)."""
+    def keyword_agent(self, max_calls: int | None = None) -> Any:
+        """The engine's lexical HeuristicAgent (rules in treerag/keyword_tree/heuristic.py).
+
+        It calls no model: `max_calls` does not bound it, and the run counts no call for it.
+        """
         from treerag.keyword_tree import HeuristicAgent
 
         return HeuristicAgent()
@@ -343,14 +346,18 @@ class OfflineReasoner:
         """The follow-up this judge asks for a partial chunk ("" when none can be built)."""
         return _followup(question, self.features(question, title, text))
 
-    def in_hand(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
-        """The chain the judged chunks hold that answers the question (`compose.held_chain`).
+    def should_recurse(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> Recursion:
+        """Not at a chunk judged 2, nor when the chunks hold the question's chain.
 
         The offline judge scores a chunk alone; a chain across two chunks of the run (a
-        bridge and the document about it), or a comparison's sides (`compose.held_sides`), is
-        only seen here, so the level stops with it.
+        bridge and the document about it: `compose.held_chain`), or a comparison's sides
+        (`compose.held_sides`), is only seen here, so the level stops with it.
         """
-        return held_chain(question, chunks) or held_sides(question, chunks)
+        if not (verdict := answered_here(chunks)).recurse:
+            return verdict
+        if chain := held_chain(question, chunks) or held_sides(question, chunks):
+            return Recursion(False, f"the chunks hold the question's chain: {chain}")
+        return RECURSE
 
     async def condense(self, history: list[tuple[str, str]], message: str) -> str:
         """Make a follow-up message standalone (see `_condense`), off the event loop."""

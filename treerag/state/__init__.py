@@ -1,5 +1,6 @@
-"""Graph state schemas, `Send` payloads and the input/output schemas of the rag graph."""
+"""Graph state schemas, `Send` payloads, the input/output schemas and the run's call budget."""
 
+from treerag.state.budget import answer_calls, calls_left, grant_judges, run_share
 from treerag.state.chat import ChatInput, ChatOutput, ChatState
 from treerag.state.rag import (
     ChunkRecord,
@@ -8,6 +9,7 @@ from treerag.state.rag import (
     RagOutput,
     RagState,
     SubRunTask,
+    add_calls,
     merge_chunk_records,
 )
 
@@ -21,5 +23,10 @@ __all__ = [
     "RagOutput",
     "RagState",
     "SubRunTask",
+    "add_calls",
+    "answer_calls",
+    "calls_left",
+    "grant_judges",
     "merge_chunk_records",
+    "run_share",
 ]

@@ -1,4 +1,15 @@
-"""State of one rag run (the root or a recursive sub-run), its Send payloads and its reducers."""
+"""State of one rag run (the root or a recursive sub-run), its Send payloads and its reducers.
+
+The LLM-call budget is part of the run's state, nothing else holds it: `call_share` is what
+the run and its sub-runs may spend, `llm_calls` what the run itself has spent. Parallel tasks
+of a `Send` fan-out cannot share a counter, so none of them decides alone what it may spend:
+before a fan-out the run grants each task its part of what is left (`treerag.state.budget`):
+one call or none to each judge (`JudgeTask.call_share`), an even part to each sub-run
+(`SubRunTask.call_share`), whose own judges and sub-runs are granted out of it in turn. Each
+task returns the calls it made and `add_calls` sums them; a sub-run's spend comes back on its
+chunk (`sub_llm_calls`). A checkpoint holds both sides, so a resumed run goes on from what it
+had spent, and a new run on the thread starts its count over (`retrieve_chunks`).
+"""
 
 from __future__ import annotations
 
@@ -80,6 +91,17 @@ def merge_chunk_records(
     return [ChunkRecord(**merged[cid]) for cid in order]  # type: ignore[typeddict-item]
 
 
+def add_calls(existing: int | None, update: int | dict[str, int]) -> int:
+    """Sum the calls the run's tasks report; `{"replace": n}` starts the count over at n.
+
+    Judge tasks of one fan-out each return what they spent, in the same step; a new run on a
+    thread that ran before replaces the old count (`retrieve_chunks`).
+    """
+    if isinstance(update, dict):
+        return update["replace"]
+    return (existing or 0) + update
+
+
 class RagInput(TypedDict, total=False):
     """What a caller passes: a question, and (for sub-runs) where it sits in the tree."""
 
@@ -94,7 +116,8 @@ class RagInput(TypedDict, total=False):
     parent_chunk_id: str
     """The chunk whose follow-up question this run answers (empty for the root)."""
     call_share: int
-    """LLM-role calls this run and its sub-runs may spend (0: the tree's whole budget)."""
+    """LLM-role calls this run and its sub-runs may spend (0: the tree's whole budget,
+    `max_llm_calls`); fixed when the run starts, granted by its parent to a sub-run."""
     prefetched: list[dict[str, Any]]
     """Sub-runs: the chunks the parent fetched for this run when it planned the level."""
     seen_chunk_ids: list[str]
@@ -126,8 +149,10 @@ class RagState(RagInput, total=False):
     first; empty when the tree found none (`treerag.reasoning.compose.chain`)."""
     evidence: list[dict[str, Any]]
     """Ranked evidence of the whole subtree, best first."""
-    llm_calls: Annotated[int, operator.add]
-    """LLM-role calls made by this run (not counting its sub-runs)."""
+    llm_calls: Annotated[int, add_calls]
+    """LLM-role calls made by this run, not counting its sub-runs: its judges (retries
+    included), the root's keyword descent and answer. Summed over parallel tasks (`add_calls`,
+    the budget rule at the top of this module)."""
     tree_llm_calls: int
     """LLM-role calls of this run and all its sub-runs."""
     reasoner: str
@@ -159,6 +184,9 @@ class JudgeTask(TypedDict):
     root_thread_id: str
     depth: int
     deadline: float
+    call_share: int
+    """Calls this judge was granted before the fan-out: 1, or 0 when the run's share is
+    spent (a cached verdict still serves; otherwise the chunk is recorded unjudged)."""
 
 
 class SubRunTask(TypedDict):
@@ -171,6 +199,7 @@ class SubRunTask(TypedDict):
     child_thread_id: str
     depth: int
     call_share: int
+    """Calls the sub-run and its descendants were granted (`ChunkRecord.call_share`)."""
     prefetched: list[dict[str, Any]]
     seen_chunk_ids: list[str]
     asked: list[str]
