@@ -237,6 +237,12 @@ def test_ask_streams_the_answer_and_draws_a_readable_tree(page, web_server):
     assert target.count() == 1
     target.locator(":scope > .chunk-detail .chunk-body").wait_for(timeout=30_000)
     expect(target.locator(":scope > .chunk-head")).to_be_in_viewport()
+    # ... and opens its document in the viewer at that chunk, the cited sentences marked.
+    shown = page.locator(f"#viewer-body .doc-chunk.cited[data-chunk-id='{chunk_id}']")
+    expect(shown).to_be_in_viewport()
+    assert shown.locator("mark").count() >= 1
+    page.keyboard.press("Escape")
+    expect(page.locator("#doc-viewer")).not_to_have_attribute("open", "")
 
     # The answer's copy button hands out the answer as written (markdown).
     page.locator(".msg.ai .who .copy").click()
@@ -289,6 +295,7 @@ def test_thread_list_reopens_a_conversation_with_its_trees(page, web_server):
     cite.click()
     highlighted = page.locator(".tree-turn[data-turn='2'] .chunk.highlight")
     assert highlighted.get_attribute("data-chunk-id") == chunk_id
+    page.keyboard.press("Escape")  # the document viewer it opened too
     # The page reopens the conversation named in its address too.
     page.reload()
     page.wait_for_function(
@@ -485,6 +492,7 @@ def test_stream_protocol_is_folded_into_the_tree(page, web_server):
     assert page.locator(f".subrun[data-thread-id='{root}/2'] .subrun-text").inner_text() == "sub "
     page.click(".msg.ai .answer .cite")
     assert tree.locator(".chunk.highlight").get_attribute("data-chunk-id") == "c1"
+    page.keyboard.press("Escape")  # the document viewer the citation opened
     screenshot(page, "canned-diagrams.png")
 
 

@@ -239,6 +239,10 @@ def test_keyboard_only_ask_under_the_real_content_security_policy(browser, web_s
         highlighted = page.locator(".chunk.highlight")
         expect(highlighted).to_have_count(1)
         expect(highlighted.locator(":scope > .chunk-detail .chunk-body")).to_be_visible()
+        # It opened the document viewer too (focus inside it); Escape closes it.
+        expect(page.locator("#doc-viewer")).to_have_attribute("open", "")
+        page.keyboard.press("Escape")
+        expect(page.locator("#doc-viewer")).not_to_have_attribute("open", "")
         # A chunk opens and closes from the keyboard.
         closed = page.locator(".run.depth-0 > .chunks > .chunk:not(.expanded)").first
         chunk_id = closed.get_attribute("data-chunk-id")

@@ -135,9 +135,12 @@ export class TurnView {
       title: citation.title || basename(citation.source) || citation.chunk_id,
       attrs: { type: "button", "data-chunk-id": citation.chunk_id, "data-n": citation.n },
     });
+    // A citation leads to its chunk twice: marked in the search tree (where the judge's
+    // reason is), and open in the document viewer at that chunk, its quoted sentences marked.
     button.addEventListener("click", () => {
       preview.hide();
       this.onCite(citation.chunk_id);
+      if (this.onOpenDoc) this.onOpenDoc(citation.chunk_id, citation.n);
     });
     button.addEventListener("mouseenter", () => preview.show(button, citation.chunk_id));
     button.addEventListener("focus", () => preview.show(button, citation.chunk_id));
