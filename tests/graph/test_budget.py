@@ -13,6 +13,7 @@ from treerag.checkpointing import open_checkpointer
 from treerag.graphs.rag import builder
 
 from ..fakes import ScriptedChatModel
+from .test_context_nodes import load_toy_tree, pick_quillhaven
 
 
 def verdict(score, followup=""):
@@ -148,36 +149,17 @@ async def test_sub_runs_are_routed_past_the_root_only_steps(make_ctx):
     assert "answer_question" in below and not below & {"keyword_descent", "graph_expand"}
 
 
-def _pick(prompt):
-    """A keyword agent's two decisions: jump three levels down to Cities, then Quillhaven."""
-    import re
-
-    found = re.search(r"\[(\S+)\] Quillhaven", prompt)
-    if found:
-        return {"action": "match", "node_id": found.group(1), "reason": "the capital"}
-    cities = re.search(r"\[(\S+)\] Cities", prompt).group(1)
-    return {"action": "jump", "node_id": cities, "jump_depth": 3, "reason": "a city"}
-
-
-def _toy_tree(ctx, tmp_path):
-    from treerag.retrievers.keyword_tree import open_tree
-
-    from .test_context_nodes import TOY_TREE
-
-    (tmp_path / "toy.yaml").write_text(TOY_TREE, encoding="utf-8")
-    open_tree(ctx, create=True).import_tree(tmp_path / "toy.yaml")
-
-
 def _judged(run) -> int:
     return sum(1 for c in run["chunks"] if "score" in c and not c.get("error"))
 
 
 async def test_keyword_descent_calls_count_as_the_run_s(make_ctx, tmp_path):
     model = ScriptedChatModel(
-        judge_script=lambda q, t, x: verdict(0), structured_scripts={"BranchDecision": _pick}
+        judge_script=lambda q, t, x: verdict(0),
+        structured_scripts={"BranchDecision": pick_quillhaven},
     )
     ctx = make_ctx(model, max_depth=0, top_k=2)
-    _toy_tree(ctx, tmp_path)
+    load_toy_tree(ctx, tmp_path)
     result = await ask("Tell me about the seat of the federal government", ctx)
     assert result["tree"]["keyword"]["agent_calls"] == 2
     # The judges, the agent's two decisions and the answer: every call the model saw.
@@ -186,10 +168,11 @@ async def test_keyword_descent_calls_count_as_the_run_s(make_ctx, tmp_path):
 
 async def test_keyword_descent_spends_only_what_the_run_has_left(make_ctx, tmp_path):
     model = ScriptedChatModel(
-        judge_script=lambda q, t, x: verdict(0), structured_scripts={"BranchDecision": _pick}
+        judge_script=lambda q, t, x: verdict(0),
+        structured_scripts={"BranchDecision": pick_quillhaven},
     )
     ctx = make_ctx(model, max_depth=0, top_k=2, max_llm_calls=4)
-    _toy_tree(ctx, tmp_path)
+    load_toy_tree(ctx, tmp_path)
     events: list[dict] = []
     result = await ask(
         "Tell me about the seat of the federal government", ctx, on_event=events.append

@@ -98,6 +98,25 @@ children:
 """
 
 
+def load_toy_tree(ctx, tmp_path: Path) -> None:
+    """Import `TOY_TREE` as the data dir's keyword tree."""
+    from treerag.retrievers.keyword_tree import open_tree
+
+    (tmp_path / "toy.yaml").write_text(TOY_TREE, encoding="utf-8")
+    open_tree(ctx, create=True).import_tree(tmp_path / "toy.yaml")
+
+
+def pick_quillhaven(prompt: str) -> dict:
+    """A keyword agent's two decisions: jump three levels down to Cities, then Quillhaven."""
+    import re
+
+    found = re.search(r"\[(\S+)\] Quillhaven", prompt)
+    if found:
+        return {"action": "match", "node_id": found.group(1), "reason": "the capital"}
+    cities = re.search(r"\[(\S+)\] Cities", prompt).group(1)
+    return {"action": "jump", "node_id": cities, "jump_depth": 3, "reason": "a city"}
+
+
 async def test_keyword_descent_with_derived_tree_offline(make_ctx):
     from treerag.retrievers.keyword_tree import derive_from_collection
 
@@ -114,26 +133,14 @@ async def test_keyword_descent_with_derived_tree_offline(make_ctx):
 
 
 async def test_keyword_descent_multi_level_jump_with_an_llm_agent(make_ctx, tmp_path):
-    import re
-
-    from treerag.retrievers.keyword_tree import open_tree
-
     from ..fakes import ScriptedChatModel
-
-    def pick(prompt):
-        found = re.search(r"\[(\S+)\] Quillhaven", prompt)
-        if found:
-            return {"action": "match", "node_id": found.group(1), "reason": "the capital"}
-        cities = re.search(r"\[(\S+)\] Cities", prompt).group(1)
-        return {"action": "jump", "node_id": cities, "jump_depth": 3, "reason": "a city"}
 
     model = ScriptedChatModel(
         judge_script=lambda q, t, x: '{"score": 0, "reason": "no"}',
-        structured_scripts={"BranchDecision": pick},
+        structured_scripts={"BranchDecision": pick_quillhaven},
     )
     ctx = make_ctx(model, max_depth=0, top_k=2)
-    (tmp_path / "toy.yaml").write_text(TOY_TREE, encoding="utf-8")
-    open_tree(ctx, create=True).import_tree(tmp_path / "toy.yaml")
+    load_toy_tree(ctx, tmp_path)
     events: list[dict] = []
     await ask("Tell me about the seat of the federal government", ctx, on_event=events.append)
     [event] = [e for e in events if e["event"] == "keyword_descended"]
@@ -145,8 +152,6 @@ async def test_keyword_descent_multi_level_jump_with_an_llm_agent(make_ctx, tmp_
 
 
 async def test_keyword_agent_timeout_falls_back_to_not_found(make_ctx, tmp_path):
-    from treerag.retrievers.keyword_tree import open_tree
-
     from ..fakes import ScriptedChatModel
 
     model = ScriptedChatModel(
@@ -154,8 +159,7 @@ async def test_keyword_agent_timeout_falls_back_to_not_found(make_ctx, tmp_path)
         structured_scripts={"BranchDecision": lambda p: TimeoutError("slow")},
     )
     ctx = make_ctx(model, max_depth=0, top_k=2, llm_retries=0)
-    (tmp_path / "toy.yaml").write_text(TOY_TREE, encoding="utf-8")
-    open_tree(ctx, create=True).import_tree(tmp_path / "toy.yaml")
+    load_toy_tree(ctx, tmp_path)
     events: list[dict] = []
     result = await ask(
         "Tell me about the seat of the federal government", ctx, on_event=events.append
