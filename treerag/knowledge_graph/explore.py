@@ -89,8 +89,7 @@ def search(graph_file: Path, world: Any, text: str, limit: int = 20) -> list[dic
                 entry["names"] = _names(db, node)
                 entry["label"] = entry["names"][0] if entry["names"] else node
                 entry["graphs"].append("passages")
-    for entity in _world_matches(world, key):
-        keys = {name_key(n) for n in entity_names(entity)}
+    for entity, keys in _world_matches(world, key):
         hit = next((e for e in found.values() if e["id"] in keys), None)
         if hit is None:
             hit = found.setdefault(
@@ -110,10 +109,22 @@ def search(graph_file: Path, world: Any, text: str, limit: int = 20) -> list[dic
     return [{k: v for k, v in e.items() if k != "exact"} for e in ranked[:limit]]
 
 
-def _world_matches(world: Any, key: str) -> list[Any]:
+def _name_keys(world: Any) -> list[tuple[Any, frozenset[str]]]:
+    """Every entity of the entity graph with the keys of its names, built once per version.
+
+    A key is a canonical form (OpenCC among its steps): computed per request, a large
+    imported graph would convert every name of every entity on each search.
+    """
+    return world.cached(
+        "explore_name_keys",
+        lambda: [(e, frozenset(name_key(n) for n in entity_names(e))) for e in world.entities()],
+    )
+
+
+def _world_matches(world: Any, key: str) -> list[tuple[Any, frozenset[str]]]:
     if world is None:
         return []
-    return [e for e in world.entities() if any(key in name_key(n) for n in entity_names(e))]
+    return [(e, keys) for e, keys in _name_keys(world) if any(key in k for k in keys)]
 
 
 def _world_entity(world: Any, node: str, names: list[str]) -> Any | None:
@@ -122,10 +133,8 @@ def _world_entity(world: Any, node: str, names: list[str]) -> Any | None:
         return None
     if node.startswith(WORLD_PREFIX):
         return world.get_entity(node.removeprefix(WORLD_PREFIX))
-    keys = {name_key(n) for n in names} | {node}
-    return next(
-        (e for e in world.entities() if keys & {name_key(n) for n in entity_names(e)}), None
-    )
+    wanted = {name_key(n) for n in names} | {node}
+    return next((e for e, keys in _name_keys(world) if wanted & keys), None)
 
 
 def entity(graph_file: Path, world: Any, node: str) -> dict[str, Any] | None:
