@@ -18,6 +18,8 @@ from treerag.retrievers import lite_share
 from treerag.retrievers.errors import StoreError
 from treerag.retrievers.milvus_client import milvus_client
 
+REPO = Path(__file__).resolve().parents[2]
+
 # A second process: opens the folder first (so it serves it), creates a collection with one
 # row, then answers commands on stdin: "ids" prints the ids it finds, "quit" exits.
 _OWNER = r"""
@@ -61,6 +63,7 @@ def child(script: str, folder: Path) -> Iterator[subprocess.Popen]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},  # this checkout's treerag
     )
     try:
         line = proc.stdout.readline() if proc.stdout else ""
@@ -151,36 +154,72 @@ def test_a_holder_that_does_not_share_is_named_in_one_line(tmp_path: Path) -> No
         assert "Traceback" not in result.output and "DataDirLockedError" not in result.output
 
 
-def test_writes_take_turns_and_reads_do_not_wait() -> None:
-    from pymilvus.grpc_gen import milvus_pb2_grpc
+# A process that holds the folder's write lock until told to quit.
+_WRITER = r"""
+import sys
+from treerag.retrievers.lite_share import write_turn
+with write_turn(sys.argv[1]):
+    print("ready", flush=True)
+    sys.stdin.readline()
+"""
 
-    running = {"Insert": 0, "Search": 0}
-    most = {"Insert": 0, "Search": 0}
-    guard = threading.Lock()
 
-    class Servicer(milvus_pb2_grpc.MilvusServiceServicer):
-        def _call(self, name: str) -> None:
-            with guard:
-                running[name] += 1
-                most[name] = max(most[name], running[name])
-            time.sleep(0.2)
-            with guard:
-                running[name] -= 1
+def _make_collection(client) -> None:
+    from pymilvus import DataType
 
-        def Insert(self, request, context):  # noqa: N802 - the RPC's name
-            self._call("Insert")
+    schema = client.create_schema(auto_id=False)
+    schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=16)
+    schema.add_field("v", DataType.FLOAT_VECTOR, dim=2)
+    index = client.prepare_index_params()
+    index.add_index("v", index_type="FLAT", metric_type="COSINE")
+    client.create_collection("t", schema=schema, index_params=index)
 
-        def Search(self, request, context):  # noqa: N802
-            self._call("Search")
 
-    servicer = Servicer()
-    lite_share._serialize_writes(servicer)
-    threads = [
-        threading.Thread(target=getattr(servicer, name), args=(None, None))
-        for name in ("Insert", "Insert", "Insert", "Search", "Search")
-    ]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert most == {"Insert": 1, "Search": 2}
+@pytest.mark.slow
+def test_writes_take_turns_across_processes_and_reads_do_not_wait(tmp_path: Path) -> None:
+    folder = (tmp_path / "milvus.db").resolve()
+    client = milvus_client(str(folder))
+    _make_collection(client)
+    client.insert("t", [{"id": "a", "v": [1.0, 0.0]}])
+    with child(_WRITER, folder) as writer:
+        inserted = threading.Thread(
+            target=client.insert, args=("t", [{"id": "b", "v": [0.0, 1.0]}])
+        )
+        inserted.start()
+        started = time.monotonic()
+        assert ids(client) == "a"  # a read does not wait for the other process's write
+        assert time.monotonic() - started < 5
+        inserted.join(timeout=1.0)
+        assert inserted.is_alive()  # this write waits for its turn
+        ask(writer, "quit")
+        inserted.join(timeout=20)
+        assert not inserted.is_alive()
+    assert ids(client) == "a b"
+
+
+def test_the_owner_serves_through_milvus_lite_so_pymilvus_in_process_reaches_it(
+    tmp_path: Path,
+) -> None:
+    from pymilvus import MilvusClient
+
+    folder = (tmp_path / "milvus.db").resolve()
+    client = milvus_client(str(folder))
+    _make_collection(client)
+    assert lite_share.serves(folder)
+    # pymilvus opens a file URI through Milvus Lite's server manager, which serves it already.
+    plain = MilvusClient(str(folder))
+    assert plain.list_collections() == ["t"]
+    plain.close()
+    lite_share.release(folder)
+    assert not lite_share.serves(folder) and lite_share.read_endpoint(str(folder)) is None
+    # Released: the folder is free for another opener (the lock went with the server).
+    from milvus_lite import MilvusLite
+
+    MilvusLite(str(folder)).close()
+
+
+def test_the_serving_process_uses_no_private_milvus_lite_name() -> None:
+    import re
+
+    source = Path(lite_share.__file__).read_text()
+    assert not re.search(r"(milvus_lite|server_manager_instance)[\w.]*\._", source)

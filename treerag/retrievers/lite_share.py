@@ -4,7 +4,7 @@ Milvus Lite locks its folder (`<folder>/LOCK`, `fcntl.flock`): a second process 
 gets `DataDirLockedError`. The package ships a gRPC server speaking the Milvus protocol
 (`milvus_lite.adapter.grpc.server`), and pymilvus already talks to a Lite folder through one
 (it starts it in-process on a free loopback port). So the process that opens a folder first
-starts that server itself, on `127.0.0.1` and a free port, and writes an endpoint file next
+has Milvus Lite serve it, on `127.0.0.1` and a free port, and writes an endpoint file next
 to the folder (`<folder>.endpoint`: pid, port, command, folder). Every other process that
 finds a live endpoint connects to `http://127.0.0.1:PORT`, the code path of a real Milvus
 server: a `langgraph dev` server and `treerag ingest/search/ask/docs/doctor` share one
@@ -18,9 +18,14 @@ reach the same engine, so there is nothing to flush or reload across processes).
 - **Stale endpoints** (dead pid, closed port, a copied data dir, or a pid that no longer
   holds the folder's lock) are ignored and replaced.
 - **Writes are serialized.** Milvus Lite's server docstring: concurrent writes to one
-  collection are not yet safe. The owner runs every RPC that is not a read under one lock,
-  whichever process sent it, so two writers (a terminal ingest and an upload from the page)
-  take turns.
+  collection are not yet safe. Every client here runs each call that is not a read under an
+  exclusive lock on `<folder>.writes`, whichever process it is in, so two writers (a terminal
+  ingest and an upload from the page) take turns. (A program that writes to the endpoint
+  without this module, e.g. through `langchain_milvus`, is not serialized.)
+- **Serving** goes through Milvus Lite's public entry point, the one pymilvus itself calls for
+  a file URI (`milvus_lite.server_manager_instance`, in the package's `__all__`:
+  `start_and_get_uri` / `release_server`), so a plain `MilvusClient(path)` in the owner
+  process reaches the same server.
 - **Failover.** When the owner exits, a client's next call finds it gone, takes part in a
   new election (becoming the owner or connecting to the new one), reloads the collections it
   had loaded, and retries the call once.
@@ -42,7 +47,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -61,33 +66,31 @@ LOCKED_WAIT_S = 2.0
 """How long a folder locked without a live endpoint is retried before giving up: an owner
 that exits without its exit handler releases the lock as its process ends."""
 
-READ_RPCS = frozenset(
+WRITES_SUFFIX = ".writes"
+READ_PREFIXES = ("get", "list_", "describe_", "has_")
+READ_METHODS = frozenset(
     {
-        "Connect",
-        "GetVersion",
-        "CheckHealth",
-        "HasCollection",
-        "DescribeCollection",
-        "ShowCollections",
-        "Query",
-        "Search",
-        "HybridSearch",
-        "DescribeIndex",
-        "GetLoadingProgress",
-        "GetLoadState",
-        "HasPartition",
-        "ShowPartitions",
-        "GetFlushState",
-        "GetCollectionStatistics",
-        "GetPartitionStatistics",
-        "ListDatabases",
-        "DescribeDatabase",
-        "DescribeAlias",
-        "ListAliases",
-        "GetCompactionState",
+        "search",
+        "hybrid_search",
+        "search_iterator",
+        "query",
+        "query_iterator",
+        "run_analyzer",
+        # Built on the client, no call to the server:
+        "create_schema",
+        "create_field_schema",
+        "create_struct_field_schema",
+        "prepare_index_params",
+        "close",
     }
 )
-"""RPCs that only read; every other one the servicer implements runs under the write lock."""
+"""`MilvusClient` methods that only read (with those named `get…`, `list_…`, `describe_…`,
+`has_…`); every other call runs under the folder's write lock."""
+
+
+def is_read(method: str) -> bool:
+    """Whether a `MilvusClient` method only reads (it does not take the write lock)."""
+    return method in READ_METHODS or method.startswith(READ_PREFIXES)
 
 
 @dataclass(frozen=True)
@@ -215,13 +218,26 @@ def _election(folder: str, timeout: float = ELECTION_TIMEOUT_S) -> Iterator[None
         os.close(fd)  # closing the descriptor releases the lock
 
 
+@contextlib.contextmanager
+def write_turn(folder: str) -> Iterator[None]:
+    """Hold the folder's write lock (across processes and threads) for the block.
+
+    `flock` locks belong to an open file description, so two threads of one process that
+    each open the file exclude each other as two processes do (flock(2)).
+    """
+    fd = os.open(folder + WRITES_SUFFIX, os.O_CREAT | os.O_RDWR, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
 # -- the owner's side ------------------------------------------------------------------------
 
 
 @dataclass
 class _Served:
-    server: Any
-    db: Any
     endpoint: Endpoint
 
 
@@ -229,63 +245,26 @@ _served: dict[str, _Served] = {}
 _served_lock = threading.Lock()
 
 
-def _serialize_writes(servicer: Any) -> None:
-    """Run every RPC of `servicer` that is not a read under one lock (in place)."""
-    from pymilvus.grpc_gen import milvus_pb2_grpc
-
-    lock = threading.Lock()
-    base = milvus_pb2_grpc.MilvusServiceServicer
-    for name in dir(type(servicer)):
-        if name[:1].isupper() and name not in READ_RPCS and name in type(servicer).__dict__:
-            method = getattr(servicer, name)
-            if callable(method) and hasattr(base, name):
-
-                def locked(*args: Any, _method: Callable[..., Any] = method, **kwargs: Any) -> Any:
-                    with lock:
-                        return _method(*args, **kwargs)
-
-                setattr(servicer, name, functools.wraps(method)(locked))
-
-
 def _serve(folder: str) -> _Served:
-    """Open `folder` in this process and serve it on a free loopback port."""
-    from concurrent import futures
+    """Serve `folder` from this process on a free loopback port (Milvus Lite's own server).
 
-    import grpc
-    from milvus_lite.adapter.grpc.servicer import MilvusServicer
-    from milvus_lite.db import MilvusLite
-    from pymilvus.grpc_gen import milvus_pb2_grpc
+    `start_and_get_uri` is what pymilvus calls for a file URI: it opens the folder, starts a
+    gRPC server on 127.0.0.1 and a free port, and returns its URI (the same one again for a
+    folder it already serves). It logs a failure and returns None; opening the folder here
+    then raises the cause (`DataDirLockedError` when another process holds it).
+    """
+    from milvus_lite import server_manager_instance
 
-    db = MilvusLite(folder)  # raises DataDirLockedError when another process holds it
-    try:
-        servicer = MilvusServicer(db)
-        _serialize_writes(servicer)
-        size = 256 * 1024 * 1024  # as milvus_lite.adapter.grpc.server (Milvus standalone's)
-        server = grpc.server(
-            futures.ThreadPoolExecutor(max_workers=10, thread_name_prefix="milvus-lite"),
-            options=[
-                ("grpc.max_receive_message_length", size),
-                ("grpc.max_send_message_length", size),
-            ],
-        )
-        milvus_pb2_grpc.add_MilvusServiceServicer_to_server(servicer, server)
-        port = server.add_insecure_port("127.0.0.1:0")
-        server.start()
-    except BaseException:
-        db.close()
-        raise
-    endpoint = Endpoint(os.getpid(), port, command_of(os.getpid()), folder)
-    _register_with_pymilvus(folder, server, db, port)
-    return _Served(server, db, endpoint)
+    # Its failures come back as None and are raised below: its traceback would only repeat them.
+    logging.getLogger("milvus_lite.server_manager").setLevel(logging.CRITICAL)
+    uri = server_manager_instance.start_and_get_uri(folder)
+    if uri is None:
+        from milvus_lite.db import MilvusLite
 
-
-def _register_with_pymilvus(folder: str, server: Any, db: Any, port: int) -> None:
-    """Let pymilvus reuse this server when code in this process opens the folder by path."""
-    with contextlib.suppress(Exception):  # a private table; without it only that reuse is lost
-        from milvus_lite.server_manager import server_manager_instance
-
-        with server_manager_instance._lock:
-            server_manager_instance._servers.setdefault(folder, (server, db, port))
+        MilvusLite(folder).close()  # raises what kept the server from starting
+        raise StoreError(f"cannot open Milvus Lite at {folder!r}: its server did not start")
+    port = int(uri.rsplit(":", 1)[1])
+    return _Served(Endpoint(os.getpid(), port, command_of(os.getpid()), folder))
 
 
 def _release(folder: str) -> None:
@@ -299,15 +278,9 @@ def _release(folder: str) -> None:
         with contextlib.suppress(StoreError):
             stack.enter_context(_election(folder, timeout=5))
         with contextlib.suppress(Exception):
-            served.server.stop(grace=1).wait(2)
-        with contextlib.suppress(Exception):
-            served.db.close()
-        with contextlib.suppress(Exception):
-            from milvus_lite.server_manager import server_manager_instance
+            from milvus_lite import server_manager_instance
 
-            with server_manager_instance._lock:
-                if server_manager_instance._servers.get(folder, (None,))[0] is served.server:
-                    del server_manager_instance._servers[folder]
+            server_manager_instance.release_server(folder)  # stops the server, closes the folder
         current = read_endpoint(folder)
         if current is not None and current.pid == os.getpid():
             endpoint_file(folder).unlink(missing_ok=True)
@@ -322,6 +295,16 @@ def release_all() -> None:
     """Stop serving every folder this process serves (its shutdown, or its exit)."""
     for folder in list(_served):
         _release(folder)
+
+
+def _release_first_at_exit() -> None:
+    """Run `release_all` at exit before Milvus Lite stops its servers on its own.
+
+    Exit handlers run last registered first (atexit docs); the server manager registers its
+    own when it is imported, so ours is registered again after that, under the election lock.
+    """
+    atexit.unregister(release_all)
+    atexit.register(release_all)
 
 
 atexit.register(release_all)
@@ -369,6 +352,7 @@ def elect(path: str | Path) -> Endpoint:
                 time.sleep(0.1)
         with _served_lock:
             _served[folder] = served
+        _release_first_at_exit()
         _write_endpoint(served.endpoint)
         log.info("serving Milvus Lite %s on %s", folder, served.endpoint.uri)
         return served.endpoint
@@ -462,15 +446,17 @@ class SharedLiteClient:
 
         @functools.wraps(attr)
         def call(*args: Any, **kwargs: Any) -> Any:
-            client = self.connect()
-            endpoint = self._endpoint
-            try:
-                result = getattr(client, name)(*args, **kwargs)
-            except Exception:
-                if not self._lost(endpoint):
-                    raise
-                log.info("Milvus Lite server %s is gone: electing a new one", endpoint)
-                result = getattr(self.connect(stale=endpoint), name)(*args, **kwargs)
+            turn = contextlib.nullcontext() if is_read(name) else write_turn(self.folder)
+            with turn:
+                client = self.connect()
+                endpoint = self._endpoint
+                try:
+                    result = getattr(client, name)(*args, **kwargs)
+                except Exception:
+                    if not self._lost(endpoint):
+                        raise
+                    log.info("Milvus Lite server %s is gone: electing a new one", endpoint)
+                    result = getattr(self.connect(stale=endpoint), name)(*args, **kwargs)
             self._track(name, args, kwargs)
             return result
 
@@ -494,4 +480,5 @@ __all__ = [
     "lock_holders",
     "read_endpoint",
     "serves",
+    "write_turn",
 ]
