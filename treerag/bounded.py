@@ -5,6 +5,11 @@ folder, checkpoint and judge-cache SQLite files, keyword tree and graphs; kept i
 dicts they stayed open for the process's life. Every such table is a `BoundedCache`: the least
 recently used entry beyond the bound is closed on eviction and opened again on its next use,
 and `close_all()` (the server's shutdown) closes every entry of every table.
+
+A call that uses a handle holds a lease on it (`with table.lease(key, opener) as handle:`):
+a handle evicted while leased stays open until its last lease ends (a search in flight is
+never cut off by other tenants pushing its store out), and asking for its key meanwhile gets
+the same handle back rather than a second one.
 """
 
 from __future__ import annotations
@@ -65,6 +70,30 @@ class _Evicting(LRUCache):
         return key, value
 
 
+class Lease(Generic[V]):
+    """One use of a table's handle: it stays open until this and every other lease ends.
+
+    A context manager (`with table.lease(...) as handle:`), or held by an object for its life
+    and ended by `release()` (idempotent).
+    """
+
+    def __init__(self, table: BoundedCache[Any, V], value: V):
+        self.value = value
+        self._table: BoundedCache[Any, V] | None = table
+
+    def release(self) -> None:
+        """End this use; a handle that left the table meanwhile is closed by its last one."""
+        table, self._table = self._table, None
+        if table is not None:
+            table._unlease(self.value)
+
+    def __enter__(self) -> V:
+        return self.value
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
 class BoundedCache(Generic[K, V]):
     """A thread-safe LRU table of handles; what leaves it is closed.
 
@@ -84,6 +113,12 @@ class BoundedCache(Generic[K, V]):
         self._close = close
         self._lock = threading.RLock()
         self._data: _Evicting = _Evicting(maxsize or env_bound(), self._evicted)
+        self._uses: dict[int, int] = {}
+        """Leases per handle (by identity), for the handles leased now."""
+        self._parked: dict[Any, V] = {}
+        """Handles evicted while leased, by key: the next use of the key takes them back."""
+        self._closing: dict[int, V] = {}
+        """Handles removed while leased (popped, replaced, cleared): closed by their last lease."""
         self.evictions = 0
         """Entries closed because the table was full (tests and diagnostics)."""
         with _tables_lock:
@@ -107,8 +142,68 @@ class BoundedCache(Generic[K, V]):
 
     def _evicted(self, key: Any, value: Any) -> None:
         self.evictions += 1
+        if self._uses.get(id(value)):
+            log.info("%s: %s is in use: closed when its last call ends", self.name, key)
+            earlier = self._parked.get(key)
+            if earlier is not None and earlier is not value:  # replaced by `put`, still leased
+                self._closing[id(earlier)] = earlier
+            self._parked[key] = value
+            return
         log.info("%s: closing %s (more than %d open)", self.name, key, self._data.maxsize)
         self._close(value)
+
+    def _retire(self, value: V) -> bool:
+        """Close `value` now unless it is leased (then its last lease does); True if closed."""
+        with self._lock:
+            if self._uses.get(id(value)):
+                self._closing[id(value)] = value
+                return False
+        self._close(value)
+        return True
+
+    def _unlease(self, value: V) -> None:
+        with self._lock:
+            left = self._uses[id(value)] - 1
+            if left:
+                self._uses[id(value)] = left
+                return
+            del self._uses[id(value)]
+            parked = [k for k, v in self._parked.items() if v is value]
+            for key in parked:
+                del self._parked[key]
+            if parked or self._closing.pop(id(value), None) is not None:
+                # Under the lock: nobody reopens the key until this handle is closed.
+                self._close(value)
+
+    def _open(self, key: K, opener: Callable[[], V]) -> V:
+        """The value under `key`: the table's, one evicted but still in use, or a new one."""
+        if key in self._data:
+            return self._data[key]
+        value = self._parked.pop(key, None)
+        if value is None:
+            value = opener()
+        self._data[key] = value
+        return value
+
+    def lease(self, key: K, opener: Callable[[], V], bound: int | None = None) -> Lease[V]:
+        """Lease the value under `key` (opened by `opener()` on a miss) for a call.
+
+        Args:
+            key: Identifies the handle (a resolved path or URI).
+            opener: Opens the handle; its exceptions propagate and nothing is stored.
+            bound: The caller's bound (`Context.open_stores`), applied before opening.
+        """
+        with self._lock:
+            if bound is not None:
+                self.resize(bound)
+            value = self._open(key, opener)
+            self._uses[id(value)] = self._uses.get(id(value), 0) + 1
+            return Lease(self, value)
+
+    def in_use(self) -> int:
+        """How many handles are leased now (tests and diagnostics)."""
+        with self._lock:
+            return len(self._uses)
 
     def get(self, key: K) -> V | None:
         """The value under `key` (marking it recently used), or None."""
@@ -126,11 +221,7 @@ class BoundedCache(Generic[K, V]):
         with self._lock:
             if bound is not None:
                 self.resize(bound)
-            if key in self._data:
-                return self._data[key]
-            value = opener()
-            self._data[key] = value
-            return value
+            return self._open(key, opener)
 
     def put(self, key: K, value: V, bound: int | None = None) -> None:
         """Store `value` under `key`; a value it replaces is closed."""
@@ -140,14 +231,17 @@ class BoundedCache(Generic[K, V]):
             old = self._data.get(key)
             self._data[key] = value
         if old is not None and old is not value:
-            self._close(old)
+            self._retire(old)
 
     def pop(self, key: K, close: bool = True) -> V | None:
         """Remove the value under `key` and return it, closed unless `close` is False."""
         with self._lock:
             value = self._data.pop(key, None)
+            parked = self._parked.pop(key, None)
+        if parked is not None and close:
+            self._retire(parked)
         if value is not None and close:
-            self._close(value)
+            self._retire(value)
         return value
 
     def keys(self) -> list[K]:
@@ -164,12 +258,17 @@ class BoundedCache(Generic[K, V]):
             return key in self._data
 
     def clear(self) -> int:
-        """Close and remove every entry; return how many were closed."""
+        """Remove every entry and close it (a leased one when its last lease ends).
+
+        Returns:
+            How many entries were removed.
+        """
         with self._lock:
-            values = list(self._data.values())
+            values = [*self._data.values(), *self._parked.values()]
             self._data.clear()
+            self._parked.clear()
         for value in values:
-            self._close(value)
+            self._retire(value)
         return len(values)
 
 

@@ -30,7 +30,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import BaseCheckpointSaver
 from typing_extensions import override
 
-from treerag.bounded import BoundedCache
+from treerag.bounded import BoundedCache, Lease
 from treerag.context import Context
 
 log = logging.getLogger(__name__)
@@ -81,9 +81,9 @@ def _open_target(uri: str) -> _Target:
     return _Target(saver, stack)
 
 
-def _target(uri: str) -> BaseCheckpointSaver:
-    """The synchronous saver writing to `uri` (SQLite file or Postgres), opened once."""
-    return _targets.get_or_open(uri, lambda: _open_target(uri)).saver
+def _target(uri: str) -> Lease[_Target]:
+    """Lease the synchronous saver writing to `uri` (SQLite file or Postgres), opened once."""
+    return _targets.lease(uri, lambda: _open_target(uri))
 
 
 def _context_of_config(config: RunnableConfig) -> Context:
@@ -126,7 +126,8 @@ class MirroredSaver(BaseCheckpointSaver):
 
     def _copy(self, method: str, config: RunnableConfig, *args: Any) -> None:
         try:
-            getattr(_target(self._uri_for(config)), method)(config, *args)
+            with _target(self._uri_for(config)) as target:  # not closed under the write
+                getattr(target.saver, method)(config, *args)
         except Exception as exc:  # a copy must never fail the run
             if not self._warned:
                 self._warned = True

@@ -73,6 +73,103 @@ def test_a_failed_open_stores_nothing() -> None:
     assert "a" not in table and len(table) == 0
 
 
+def test_a_leased_entry_evicted_stays_open_until_its_last_lease_ends() -> None:
+    table: BoundedCache[str, Handle] = BoundedCache("test handles", 1)
+    with table.lease("a", lambda: Handle("a")) as a:
+        with table.lease("a", lambda: Handle("a2")) as again:
+            assert again is a  # one handle per key, however many leases
+        table.get_or_open("b", lambda: Handle("b"))  # pushes "a" out while it is in use
+        assert not a.closed and "a" not in table and table.evictions == 1
+        # Asked for meanwhile, the key gets the same open handle back (not a second one).
+        with table.lease("a", lambda: Handle("a3")) as back:
+            assert back is a
+        table.get_or_open("b", lambda: Handle("b"))
+        assert not a.closed
+    assert a.closed and table.in_use() == 0  # its last lease ended: the eviction completes
+
+
+def test_clear_and_pop_close_a_leased_entry_when_its_lease_ends() -> None:
+    table: BoundedCache[str, Handle] = BoundedCache("test handles", 4)
+    lease = table.lease("a", lambda: Handle("a"))
+    b = table.get_or_open("b", lambda: Handle("b"))
+    assert table.clear() == 2 and b.closed and not lease.value.closed
+    lease.release()
+    lease.release()  # once is enough
+    assert lease.value.closed
+    with table.lease("c", lambda: Handle("c")) as c:
+        table.pop("c")
+        assert not c.closed
+    assert c.closed
+
+
+class PushingOutAgent:
+    """A keyword agent that, while it decides, has other tenants open their trees (bound 2)."""
+
+    def __init__(self, others: list[Context]):
+        self.others = others
+
+    def pick_branch(self, question: str, view: object) -> dict:
+        import re
+
+        for ctx in self.others:  # the tree in use is now the least recently used, twice over
+            open_tree(ctx, create=True)
+        text = view.render()  # type: ignore[attr-defined]
+        found = re.search(r"\[(\S+)\] Quillhaven", text)
+        if found:
+            return {"action": "match", "node_id": found.group(1), "reason": "the capital"}
+        cities = re.search(r"\[(\S+)\] Cities", text)
+        assert cities, text
+        return {"action": "jump", "node_id": cities.group(1), "jump_depth": 3, "reason": "a city"}
+
+
+async def test_a_keyword_descent_in_flight_keeps_its_tree_while_other_tenants_open_theirs(
+    tmp_path: Path,
+) -> None:
+    from treerag.retrievers.keyword_tree import keyword_context
+
+    from ..graph.test_context_nodes import load_toy_tree
+
+    ctxs = [
+        Context(data_dir=str(tmp_path / "data"), tenant=f"t{i}", open_stores=2) for i in range(3)
+    ]
+    load_toy_tree(ctxs[0], tmp_path)
+    note = await keyword_context(
+        ctxs[0], "Tell me about the seat of the federal government", PushingOutAgent(ctxs[1:])
+    )
+    assert note is not None and note["error"] == "", note
+    assert note["status"] == "matched" and note["path"][-1] == "Quillhaven"
+    # The call is over: the tree it held was closed then, as the bound asks.
+    assert len([k for k in tables_named("keyword trees") if str(tmp_path) in k]) == 2
+
+
+def tables_named(name: str) -> list[str]:
+    """The keys of the process-wide table called `name`."""
+    return next(t for t in tables() if t.name == name).keys()
+
+
+def test_a_search_in_flight_keeps_its_milvus_lite_server_while_other_data_dirs_open(
+    tmp_path: Path,
+) -> None:
+    from treerag.retrievers import lite_share, milvus_client
+    from treerag.retrievers.chunk_store import ChunkStore
+
+    ctxs = [Context(data_dir=str(tmp_path / f"d{i}")) for i in range(2)]
+    uris = [c.resolved_milvus_uri for c in ctxs]
+    try:
+        with ChunkStore(ctxs[0], None) as store:
+            assert store.client.list_collections() == []
+            milvus_client.milvus_client(uris[1], bound=1).list_collections()  # evicts d0's
+            assert lite_share.serves(uris[0])  # still served: this store is using it
+            assert store.client.list_collections() == []
+            # Another call on d0 meanwhile shares the open client instead of a second server.
+            with ChunkStore(ctxs[0], None) as other:
+                assert other.client is store.client
+            milvus_client.milvus_client(uris[1], bound=1)
+        assert not lite_share.serves(uris[0]) and lite_share.serves(uris[1])
+    finally:
+        milvus_client._clients.resize(16)
+
+
 def test_the_bound_comes_from_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     assert Context().open_stores == 16 == env_bound()
     monkeypatch.setenv("TREERAG_OPEN_STORES", "3")

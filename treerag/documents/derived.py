@@ -90,18 +90,17 @@ class Lag:
 
 def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]:
     """How far each existing derived store is from the chunk collection (read only)."""
-    from treerag.retrievers.keyword_tree import open_tree
-    from treerag.retrievers.sources import open_passage_graph
+    from treerag.retrievers.keyword_tree import tree_in_use
+    from treerag.retrievers.sources import passage_graph_in_use
 
     live = live_chunks(ctx) if live is None else live
     ids = {i for chunk_ids in live.values() for i in chunk_ids}
-    tree = open_tree(ctx)
-    graph = open_passage_graph(ctx)
-    # A store that does not exist while chunks do was never written: it misses them all.
-    held = {
-        "keyword_tree": _tree_chunks(tree) if tree is not None else set(),
-        "knowledge_graph": graph.passage_ids() if graph is not None else set(),
-    }
+    with tree_in_use(ctx) as tree, passage_graph_in_use(ctx) as graph:
+        # A store that does not exist while chunks do was never written: it misses them all.
+        held = {
+            "keyword_tree": _tree_chunks(tree) if tree is not None else set(),
+            "knowledge_graph": graph.passage_ids() if graph is not None else set(),
+        }
     return {store: Lag(len(ids - h), len(h - ids)) for store, h in held.items()}
 
 
@@ -169,11 +168,17 @@ def _tree_chunks(tree: Any) -> set[str]:
 def _reconcile_tree(
     ctx: Context, live: dict[str, set[str]], ids: set[str], rows: _Rows, base_dir: str | None
 ) -> Outcome:
-    from treerag.retrievers.keyword_tree import common_folder, open_tree, tree_records
+    from treerag.retrievers.keyword_tree import tree_in_use
 
-    tree = open_tree(ctx, create=bool(ids))
-    if tree is None:
-        return "absent"
+    with tree_in_use(ctx, create=bool(ids)) as tree:
+        return "absent" if tree is None else _follow_tree(tree, live, ids, rows, base_dir)
+
+
+def _follow_tree(
+    tree: Any, live: dict[str, set[str]], ids: set[str], rows: _Rows, base_dir: str | None
+) -> Outcome:
+    from treerag.retrievers.keyword_tree import common_folder, tree_records
+
     held = _tree_chunks(tree)
     gone = held - ids
     if gone:
@@ -188,17 +193,17 @@ def _reconcile_tree(
 
 
 def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows) -> Outcome:
-    from treerag.retrievers.sources import open_passage_graph
+    from treerag.retrievers.sources import passage_graph_in_use
 
-    graph = open_passage_graph(ctx, create=bool(ids))
     gone: set[str] = set()
-    if graph is not None:
-        held = graph.passage_ids()
-        gone = held - ids
-        graph.remove(gone)
-        # One add: each add scans the stored passages for the names it brings.
-        graph.add(_passages(rows.get(sorted(ids - held))))
-        graph.reset = False  # every stored chunk is in it again
+    with passage_graph_in_use(ctx, create=bool(ids)) as graph:
+        if graph is not None:
+            held = graph.passage_ids()
+            gone = held - ids
+            graph.remove(gone)
+            # One add: each add scans the stored passages for the names it brings.
+            graph.add(_passages(rows.get(sorted(ids - held))))
+            graph.reset = False  # every stored chunk is in it again
     world = _forget_in_world(ctx, gone)
     return "updated" if graph is not None or world else "absent"
 

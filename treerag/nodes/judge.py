@@ -11,7 +11,7 @@ from langgraph.types import Send
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit, time_left
 from treerag.reasoning import Judgement, Reasoner, get_reasoner, offline_reasoner
-from treerag.reasoning.judge_cache import JudgeCache, judge_cache
+from treerag.reasoning.judge_cache import JudgeCache, judge_cache_lease
 from treerag.reasoning.named import linked_from
 from treerag.state import ChunkRecord, JudgeTask, RagState, calls_left, grant_judges
 
@@ -61,20 +61,12 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
         task["question"], f"{chunk.get('title', '')}\n{chunk['text']}", reasoner.judge_name, link
     )
     # SQLite file I/O stays off the event loop (`langgraph dev` refuses blocking calls there).
-    cache = await asyncio.to_thread(judge_cache, ctx.tenant_path, ctx.open_stores)
-    verdict = await asyncio.to_thread(cache.get, key)
-    cached = verdict is not None
-    if verdict is None:
-        if task.get("call_share", 0) > 0:
-            verdict = await judged(reasoner, task, link, ctx)  # retries count as calls too
-            await asyncio.to_thread(cache.put, key, verdict)
-        else:
-            verdict = Judgement(
-                0,
-                "not judged: the LLM call budget is spent",
-                calls=0,
-                error=f"budget: max_llm_calls={ctx.max_llm_calls} reached",
-            )
+    # Leased for the call: other tenants pushing it out meanwhile do not drop the verdict.
+    lease = await asyncio.to_thread(judge_cache_lease, ctx.tenant_path, ctx.open_stores)
+    try:
+        verdict, cached = await _cached_or_judged(lease.value, key, reasoner, task, link, ctx)
+    finally:
+        await asyncio.to_thread(lease.release)  # may close the file: off the loop
     record = {"chunk_id": chunk["chunk_id"], **verdict.as_record(), "cached": cached}
     emit(
         "chunk_judged",
@@ -84,6 +76,26 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
         **record,
     )
     return {"chunks": [record], "llm_calls": verdict.calls}
+
+
+async def _cached_or_judged(
+    cache: JudgeCache, key: str, reasoner: Reasoner, task: JudgeTask, link: str, ctx: Context
+) -> tuple[Judgement, bool]:
+    """The cached verdict, else the reasoner's (cached), else none while the budget is spent."""
+    verdict = await asyncio.to_thread(cache.get, key)
+    if verdict is not None:
+        return verdict, True
+    if task.get("call_share", 0) > 0:
+        verdict = await judged(reasoner, task, link, ctx)  # retries count as calls too
+        await asyncio.to_thread(cache.put, key, verdict)
+        return verdict, False
+    skipped = Judgement(
+        0,
+        "not judged: the LLM call budget is spent",
+        calls=0,
+        error=f"budget: max_llm_calls={ctx.max_llm_calls} reached",
+    )
+    return skipped, False
 
 
 async def judged(reasoner: Reasoner, task: JudgeTask, link: str, ctx: Context) -> Judgement:

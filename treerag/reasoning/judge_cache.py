@@ -15,7 +15,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from treerag.bounded import BoundedCache
+from treerag.bounded import BoundedCache, Lease
 from treerag.reasoning.base import Judgement
 from treerag.text import width_and_case
 
@@ -103,3 +103,9 @@ def judge_cache(data_dir: Path, bound: int | None = None) -> JudgeCache:
     """Return the process-wide cache for a data directory (`bound`: `Context.open_stores`)."""
     path = (data_dir / "judge_cache.sqlite").resolve()
     return _caches.get_or_open(str(path), lambda: JudgeCache(path), bound)
+
+
+def judge_cache_lease(data_dir: Path, bound: int | None = None) -> Lease[JudgeCache]:
+    """Lease the process-wide cache of a data directory for a call (see `treerag.bounded`)."""
+    path = (data_dir / "judge_cache.sqlite").resolve()
+    return _caches.lease(str(path), lambda: JudgeCache(path), bound)

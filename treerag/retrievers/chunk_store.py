@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +26,7 @@ from treerag.retrievers.collection_record import (
     recorded_settings,
 )
 from treerag.retrievers.errors import EmptyStoreError, StoreError
-from treerag.retrievers.milvus_client import LITE_GRPC_OPTIONS, milvus_client
+from treerag.retrievers.milvus_client import LITE_GRPC_OPTIONS, milvus_client, milvus_lease
 from treerag.segment import jieba
 from treerag.server.tenants import tenant_collection
 from treerag.text import has_han, source_file
@@ -90,6 +91,7 @@ class ChunkStore:
         # delete can reach another tenant's rows whatever filter a caller passes (or forgets).
         self.name = tenant_collection(ctx.collection, ctx.tenant)
         self._client: Any = None
+        self._release: weakref.finalize | None = None
         self._key = (ctx.resolved_milvus_uri, self.name)
         self._embedder_checked = False
         self.recorded: dict[str, Any] = {}
@@ -99,10 +101,29 @@ class ChunkStore:
 
     @property
     def client(self) -> Any:
-        """The process's shared MilvusClient for the store's URI, opened on first use."""
+        """The process's shared MilvusClient for the store's URI, opened on first use.
+
+        The store leases it (`treerag.bounded`) until `close()`, the end of a `with` block,
+        or the store's collection as garbage: other tenants pushing the client out of the
+        open-stores bound meanwhile do not close it under a call of this store.
+        """
         if self._client is None:
-            self._client = milvus_client(self.ctx.resolved_milvus_uri, self.ctx.milvus_token)
+            lease = milvus_lease(self.ctx.resolved_milvus_uri, self.ctx.milvus_token)
+            self._release = weakref.finalize(self, lease.release)
+            self._client = lease.value
         return self._client
+
+    def close(self) -> None:
+        """End the store's lease on the client (the client stays open for other users)."""
+        if self._release is not None:
+            self._release()
+        self._client = self._release = None
+
+    def __enter__(self) -> ChunkStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     # -- collection ----------------------------------------------------------------------
     def exists(self) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
-from treerag.retrievers.milvus_client import milvus_client
+from treerag.retrievers.milvus_client import milvus_lease
 from treerag.server.tenants import tenant_collection
 
 INFO_PROPERTY = "treerag.info"
@@ -43,6 +43,6 @@ def recorded_settings(ctx: Context) -> dict[str, Any]:
     """The settings the context's collection recorded ({} while it does not exist)."""
     if no_lite_file(ctx.resolved_milvus_uri):
         return {}
-    client = milvus_client(ctx.resolved_milvus_uri, ctx.milvus_token)
     name = tenant_collection(ctx.collection, ctx.tenant)
-    return read_record(client, name) if client.has_collection(name) else {}
+    with milvus_lease(ctx.resolved_milvus_uri, ctx.milvus_token) as client:
+        return read_record(client, name) if client.has_collection(name) else {}

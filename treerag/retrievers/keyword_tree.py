@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Sequence
+import contextlib
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +23,8 @@ def tree_dir(ctx: Context) -> Path:
     return ctx.stores_path / "keyword_tree"
 
 
-def open_tree(ctx: Context, create: bool = False) -> Any | None:
-    """Open the data directory's keyword tree once per process; None if there is none."""
-    from treerag.keyword_tree import KeywordTree
-
+def _tree_key(ctx: Context, create: bool) -> str | None:
+    """The table key of the data directory's tree; None when there is none to open."""
     directory = tree_dir(ctx)
     exists = (directory / "logs" / "change_log.jsonl").exists()
     if not create and not exists:
@@ -33,7 +32,37 @@ def open_tree(ctx: Context, create: bool = False) -> Any | None:
     key = str(directory.resolve())
     if not exists:  # a tree removed from disk is not served from memory (nor written back)
         _trees.pop(key, close=False)
-    return _trees.get_or_open(key, lambda: KeywordTree(directory), ctx.open_stores)
+    return key
+
+
+def _opener(ctx: Context) -> Any:
+    from treerag.keyword_tree import KeywordTree
+
+    return lambda: KeywordTree(tree_dir(ctx))
+
+
+def open_tree(ctx: Context, create: bool = False) -> Any | None:
+    """Open the data directory's keyword tree once per process; None if there is none.
+
+    Not leased: other tenants can push it out of the table (and close it) while it is used.
+    A call that may run beside other tenants (a server's) holds `tree_in_use` instead.
+    """
+    key = _tree_key(ctx, create)
+    return None if key is None else _trees.get_or_open(key, _opener(ctx), ctx.open_stores)
+
+
+@contextlib.contextmanager
+def tree_in_use(ctx: Context, create: bool = False) -> Iterator[Any | None]:
+    """Lease the data directory's keyword tree for the block (None if there is none).
+
+    The tree stays open until the block ends, however many other tenants open theirs.
+    """
+    key = _tree_key(ctx, create)
+    if key is None:
+        yield None
+        return
+    with _trees.lease(key, _opener(ctx), ctx.open_stores) as tree:
+        yield tree
 
 
 async def keyword_context(ctx: Context, question: str, agent: Any) -> dict[str, Any] | None:
@@ -47,9 +76,16 @@ async def keyword_context(ctx: Context, question: str, agent: Any) -> dict[str, 
     infos), so those steps run in worker threads: `langgraph dev` refuses blocking calls on
     its event loop. The agent's calls stay on the loop.
     """
-    tree = await asyncio.to_thread(open_tree, ctx)
-    if tree is None:
-        return None
+    lease = tree_in_use(ctx)
+    tree = await asyncio.to_thread(lease.__enter__)
+    try:
+        return None if tree is None else await _search(tree, question, agent)
+    finally:  # ending the lease may close the tree (files): off the loop too
+        await asyncio.to_thread(lease.__exit__, None, None, None)
+
+
+async def _search(tree: Any, question: str, agent: Any) -> dict[str, Any]:
+    """Exact lookup of the question's terms, else the agent's descent (see keyword_context)."""
     by_terms = await asyncio.to_thread(_match_terms, tree, question)
     if by_terms is not None:
         return by_terms
@@ -156,6 +192,6 @@ def derive_from_collection(ctx: Context, root_name: str = "Documents") -> Any:
     store.require_data()
     records = tree_records(store.all_rows())
     base = common_folder([r.source_path for r in records])
-    tree = open_tree(ctx, create=True)
-    assert tree is not None  # create=True always opens one
-    return tree.derive_from_chunks(records, root_name=root_name, base_dir=base)
+    with tree_in_use(ctx, create=True) as tree:
+        assert tree is not None  # create=True always opens one
+        return tree.derive_from_chunks(records, root_name=root_name, base_dir=base)

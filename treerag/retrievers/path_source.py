@@ -49,7 +49,7 @@ class PathSource:
         from treerag.knowledge_graph.names import entity_names, named_entities
         from treerag.knowledge_graph.paths import format_path
         from treerag.retrievers.knowledge_graph import graph_context, load_world
-        from treerag.retrievers.sources import fetch, open_passage_graph
+        from treerag.retrievers.sources import fetch, passage_graph_in_use
 
         world = load_world(self.ctx) if limit > 0 else None
         if world is None:
@@ -58,31 +58,31 @@ class PathSource:
         if not named:
             return []
         found = graph_context(self.ctx, question, top_paths=TOP_PATHS)
-        passages = open_passage_graph(self.ctx)
-        skip = set(seen)  # a pool chunk comes back too: gather marks how the path reached it
-        held = {c["chunk_id"] for c in pool}
-        picked: dict[str, dict[str, Any]] = {}
-        for path in found.expansion.paths if found is not None else []:
-            if path.nodes[0] not in named:
-                continue
-            seed = world.get_entity(path.nodes[0])
-            said = [n for n in entity_names(seed) if names_title(question, n)] if seed else []
-            how = {
-                "kind": PATHS_KIND,
-                "path": [format_path(path, world, with_score=False)],
-                # The seed as the question names it: the judge reads this (`named.linked_from`).
-                "from": said[0] if said else (seed.label if seed is not None else ""),
-            }
-            for node in path.nodes[1:]:
-                entity = world.get_entity(node)
-                if entity is None:
+        with passage_graph_in_use(self.ctx) as passages:
+            skip = set(seen)  # a pool chunk comes back too: gather marks how the path reached it
+            held = {c["chunk_id"] for c in pool}
+            picked: dict[str, dict[str, Any]] = {}
+            for path in found.expansion.paths if found is not None else []:
+                if path.nodes[0] not in named:
                     continue
-                about = passages.about(entity_names(entity)) if passages is not None else []
-                for chunk_id in [*entity.chunk_ids, *about]:
-                    if chunk_id not in skip and chunk_id not in picked:
-                        picked[chunk_id] = how
-            if sum(i not in held for i in picked) >= limit:
-                break
+                seed = world.get_entity(path.nodes[0])
+                said = [n for n in entity_names(seed) if names_title(question, n)] if seed else []
+                how = {
+                    "kind": PATHS_KIND,
+                    "path": [format_path(path, world, with_score=False)],
+                    # The seed as the question names it: the judge reads this (`named.linked_from`).
+                    "from": said[0] if said else (seed.label if seed is not None else ""),
+                }
+                for node in path.nodes[1:]:
+                    entity = world.get_entity(node)
+                    if entity is None:
+                        continue
+                    about = passages.about(entity_names(entity)) if passages is not None else []
+                    for chunk_id in [*entity.chunk_ids, *about]:
+                        if chunk_id not in skip and chunk_id not in picked:
+                            picked[chunk_id] = how
+                if sum(i not in held for i in picked) >= limit:
+                    break
         # A pool chunk needs only its mark: gather holds its row already.
         marks = [{"chunk_id": i, "found_by": how} for i, how in picked.items() if i in held]
         new = [i for i in picked if i not in held][:limit]

@@ -18,7 +18,8 @@ it (`treerag.reasoning.named`, read when the evidence is ranked).
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+import contextlib
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
@@ -83,8 +84,9 @@ class HybridSource:
         from treerag.retrievers.hybrid import from_context
 
         skip = set(seen) | {c["chunk_id"] for c in pool}
-        store = ChunkStore(self.ctx, get_embeddings(self.ctx))
-        retriever = from_context(store, topk=limit + len(skip))
+        with ChunkStore(self.ctx, get_embeddings(self.ctx)) as store:
+            retriever = from_context(store, topk=limit + len(skip))
+            found = retriever.get_similar_chunk_with_score(question)
         hits = [
             {
                 "chunk_id": doc.id,
@@ -93,7 +95,7 @@ class HybridSource:
                 "text": doc.page_content,
                 "retrieval_score": round(score, 6),
             }
-            for doc, score in retriever.get_similar_chunk_with_score(question)
+            for doc, score in found
         ]
         return [h for h in hits if h["chunk_id"] not in skip][:limit]
 
@@ -117,28 +119,33 @@ class KeywordSource:
         limit: int,
     ) -> list[Candidate]:
         """Chunks of the most specific named keywords first, with their keyword path."""
-        from treerag.retrievers.keyword_tree import open_tree
+        from treerag.retrievers.keyword_tree import tree_in_use
 
-        tree = open_tree(self.ctx)
-        if tree is None or limit <= 0:
-            return []
-        skip = set(seen) | {c["chunk_id"] for c in pool}
-        nodes = [tree.get_keyword(i) for i in tree.lookup_terms(question)]
-        nodes = [n for n in nodes if len(n.name) >= MIN_KEYWORD_CHARS and n.parent_id]
-        found: dict[str, list[str]] = {}
-        for node in sorted(nodes, key=lambda n: (-len(n.name), -n.level)):
-            path = [n.name for n in tree.get_path(node.id)]
-            for hit in tree.get_infos_of_keyword(node.id, size=limit + len(skip)).items:
-                chunk_id = (hit.info.metadata or {}).get("chunk_id")
-                if chunk_id and chunk_id not in skip and chunk_id not in found:
-                    found[chunk_id] = path
-            if len(found) >= limit:
-                break
+        with tree_in_use(self.ctx) as tree:
+            found = _keyword_finds(tree, question, set(seen) | {c["chunk_id"] for c in pool}, limit)
         ids = list(found)[:limit]
         return [
             {**row, "found_by": {"kind": "keyword", "path": found[row["chunk_id"]]}}
             for row in fetch(self.ctx, ids)
         ]
+
+
+def _keyword_finds(tree: Any, question: str, skip: set[str], limit: int) -> dict[str, list[str]]:
+    """Chunk ids linked under the keywords the question names, each with its keyword path."""
+    if tree is None or limit <= 0:
+        return {}
+    nodes = [tree.get_keyword(i) for i in tree.lookup_terms(question)]
+    nodes = [n for n in nodes if len(n.name) >= MIN_KEYWORD_CHARS and n.parent_id]
+    found: dict[str, list[str]] = {}
+    for node in sorted(nodes, key=lambda n: (-len(n.name), -n.level)):
+        path = [n.name for n in tree.get_path(node.id)]
+        for hit in tree.get_infos_of_keyword(node.id, size=limit + len(skip)).items:
+            chunk_id = (hit.info.metadata or {}).get("chunk_id")
+            if chunk_id and chunk_id not in skip and chunk_id not in found:
+                found[chunk_id] = path
+        if len(found) >= limit:
+            break
+    return found
 
 
 # -- the passage-entity graph -------------------------------------------------------------------
@@ -151,16 +158,11 @@ def graph_file(ctx: Context) -> Path:
     return graph_dir(ctx) / GRAPH_FILE
 
 
-def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
-    """The data directory's passage-entity graph, opened once per process; None if absent."""
+def _graph_opener(ctx: Context) -> Any:
     from treerag.knowledge_graph.passage_graph import PassageGraph
 
-    path = graph_file(ctx)
-    if not create and not path.exists():
-        return None
-
     def open_graph() -> Any:
-        graph = PassageGraph(path)
+        graph = PassageGraph(graph_file(ctx))
         if graph.reset:
             from treerag.documents.manifest import mark_stale
 
@@ -168,7 +170,30 @@ def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
             mark_stale(ctx, "knowledge_graph", reason=reason)
         return graph
 
-    return _graphs.get_or_open(str(path.absolute()), open_graph, ctx.open_stores)
+    return open_graph
+
+
+def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
+    """The data directory's passage-entity graph, opened once per process; None if absent.
+
+    Not leased: other tenants can push it out of the table (and close it) while it is used.
+    A call that may run beside other tenants (a server's) holds `passage_graph_in_use`.
+    """
+    path = graph_file(ctx)
+    if not create and not path.exists():
+        return None
+    return _graphs.get_or_open(str(path.absolute()), _graph_opener(ctx), ctx.open_stores)
+
+
+@contextlib.contextmanager
+def passage_graph_in_use(ctx: Context, create: bool = False) -> Iterator[Any | None]:
+    """Lease the data directory's passage graph for the block (None if absent)."""
+    path = graph_file(ctx)
+    if not create and not path.exists():
+        yield None
+        return
+    with _graphs.lease(str(path.absolute()), _graph_opener(ctx), ctx.open_stores) as graph:
+        yield graph
 
 
 @dataclass
@@ -187,13 +212,13 @@ class GraphSource:
         limit: int,
     ) -> list[Candidate]:
         """The best-ranked passages not yet held, each with the path that reached it."""
-        graph = open_passage_graph(self.ctx)
-        if graph is None or limit <= 0:
-            return []
         held = [c["chunk_id"] for c in pool]
-        hits = graph.rank(
-            [*seeds, *held], graph.named_in(question), limit=limit, exclude={*seen, *held}
-        )
+        with passage_graph_in_use(self.ctx) as graph:
+            if graph is None or limit <= 0:
+                return []
+            hits = graph.rank(
+                [*seeds, *held], graph.named_in(question), limit=limit, exclude={*seen, *held}
+            )
         paths = {h.id: h.path for h in hits}
         return [
             {**row, "found_by": {"kind": "graph", "path": paths[row["chunk_id"]]}}
@@ -211,7 +236,8 @@ def fetch(ctx: Context, ids: Sequence[str]) -> list[Candidate]:
 
     if not ids:
         return []
-    rows = {r["id"]: r for r in ChunkStore(ctx, get_embeddings(ctx)).get(list(ids))}
+    with ChunkStore(ctx, get_embeddings(ctx)) as store:
+        rows = {r["id"]: r for r in store.get(list(ids))}
     return [
         {
             "chunk_id": i,
@@ -251,17 +277,18 @@ def in_script_of(ctx: Context, followup: str, question: str) -> str:
     A bridge found in a Chinese chunk makes an English question's follow-up read "Which guild
     built 潮匠行会?"; the graph knows the entity's English name when a document gives both.
     """
-    cross = has_han(followup) or has_han(question)
-    graph = open_passage_graph(ctx) if cross else None
-    if graph is None:
+    if not (has_han(followup) or has_han(question)):
         return followup
     want = bool(has_han(question))
-    for node in graph.named_in(followup):
-        names = graph.names_of(node)
-        wanted = next((n for n in names if bool(has_han(n)) == want), None)
-        for name in names:
-            if wanted and bool(has_han(name)) != want and name in followup:
-                followup = followup.replace(name, wanted)
+    with passage_graph_in_use(ctx) as graph:
+        if graph is None:
+            return followup
+        for node in graph.named_in(followup):
+            names = graph.names_of(node)
+            wanted = next((n for n in names if bool(has_han(n)) == want), None)
+            for name in names:
+                if wanted and bool(has_han(name)) != want and name in followup:
+                    followup = followup.replace(name, wanted)
     return followup
 
 
