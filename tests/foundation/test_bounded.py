@@ -291,3 +291,25 @@ def test_the_server_shutdown_closes_every_store(tmp_path: Path) -> None:
         env={**os.environ, "PYTHONPATH": str(REPO)},  # this checkout's treerag
     )
     assert result.returncode == 0 and result.stdout.strip() == "closed", result.stderr[-3000:]
+
+
+def test_a_data_dir_reopened_after_eviction_loads_its_collection_again(tmp_path: Path) -> None:
+    """A closed client's Milvus Lite server is gone: the next one finds the collection released."""
+    from treerag.ingest.indexer import ingest
+    from treerag.retrievers import milvus_client
+    from treerag.retrievers.chunk_store import ChunkStore
+    from treerag.retrievers.hybrid import Retriever
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "q.md").write_text("# Quillhaven\n\nQuillhaven is the seat of the federal government.\n")
+    ctxs = [Context(data_dir=str(tmp_path / f"d{i}")) for i in range(2)]
+    ingest([docs], ctxs[0])
+    try:
+        for _ in range(2):  # the second time round, d0's client is a new one
+            with ChunkStore(ctxs[0], None) as store:
+                hits = Retriever(store, search_type="sparse").search("seat of government")
+                assert [h.metadata["title"] for h in hits] == ["Quillhaven"]
+            milvus_client.milvus_client(ctxs[1].resolved_milvus_uri, bound=1)  # evicts d0's
+    finally:
+        milvus_client._clients.resize(16)

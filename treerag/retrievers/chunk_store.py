@@ -45,8 +45,15 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-_loaded: set[tuple[str, str]] = set()
-"""(uri, collection) pairs loaded in this process: loading once is enough."""
+_loaded: weakref.WeakKeyDictionary[Any, set[str]] = weakref.WeakKeyDictionary()
+"""The collections each open client has loaded: loading once per client is enough. Kept per
+client, not per URI: a client closed (pushed out of the open-stores bound) and opened again
+may reach a new Milvus Lite server, which finds every collection released."""
+
+
+def _loaded_by(client: Any) -> set[str]:
+    """The names of the collections `client` has loaded (a set kept with the client)."""
+    return _loaded.setdefault(client, set())
 COPIES_PROPERTY = "treerag.copies"
 """Files not stored because another file holds the same text: {copy: original}."""
 
@@ -92,7 +99,6 @@ class ChunkStore:
         self.name = tenant_collection(ctx.collection, ctx.tenant)
         self._client: Any = None
         self._release: weakref.finalize | None = None
-        self._key = (ctx.resolved_milvus_uri, self.name)
         self._embedder_checked = False
         self.recorded: dict[str, Any] = {}
         """The collection's recorded settings, read by `check_embedder` before a search."""
@@ -210,7 +216,7 @@ class ChunkStore:
         self.client.alter_collection_properties(
             self.name, properties={INFO_PROPERTY: json.dumps(info)}
         )
-        _loaded.add(self._key)
+        _loaded_by(self.client).add(self.name)
         self._analyzer = analyzer
         self._stop_words = stop_words_of(info)
         log.info("created collection %s (%s)", self.name, info)
@@ -310,15 +316,16 @@ class ChunkStore:
 
     def load(self) -> None:
         """Load the collection for search (a fresh process finds it released)."""
-        if self._key not in _loaded:
+        loaded = _loaded_by(self.client)
+        if self.name not in loaded:
             self.client.load_collection(self.name)
-            _loaded.add(self._key)
+            loaded.add(self.name)
 
     def drop(self) -> None:
         """Drop the collection (everything in it)."""
         if self.exists():
             self.client.drop_collection(self.name)
-        _loaded.discard(self._key)
+        _loaded_by(self.client).discard(self.name)
         self._analyzer = None
         self._stop_words = None
 
