@@ -302,7 +302,9 @@ def test_a_data_dir_reopened_after_eviction_loads_its_collection_again(tmp_path:
 
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "q.md").write_text("# Quillhaven\n\nQuillhaven is the seat of the federal government.\n")
+    (docs / "q.md").write_text(
+        "# Quillhaven\n\nQuillhaven is the seat of the federal government.\n"
+    )
     ctxs = [Context(data_dir=str(tmp_path / f"d{i}")) for i in range(2)]
     ingest([docs], ctxs[0])
     try:

@@ -54,6 +54,8 @@ may reach a new Milvus Lite server, which finds every collection released."""
 def _loaded_by(client: Any) -> set[str]:
     """The names of the collections `client` has loaded (a set kept with the client)."""
     return _loaded.setdefault(client, set())
+
+
 COPIES_PROPERTY = "treerag.copies"
 """Files not stored because another file holds the same text: {copy: original}."""
 
