@@ -96,7 +96,16 @@ def _thread_of(config: RunnableConfig) -> str:
 
 
 class TenantSaver(BaseCheckpointSaver):
-    """Route every checkpoint call to the checkpointer of the thread's tenant."""
+    """Route every checkpoint call to the checkpointer of the thread's tenant.
+
+    Args:
+        tenant: Read this tenant's checkpointer only (a caller's own reads, such as the
+            page's tree route); None: each thread's, as the index names it (the server).
+    """
+
+    def __init__(self, tenant: str | None = None):
+        super().__init__()
+        self.tenant = tenant
 
     # -- which tenant --------------------------------------------------------------------------
     def _writer(self, config: RunnableConfig) -> BaseCheckpointSaver:
@@ -115,6 +124,8 @@ class TenantSaver(BaseCheckpointSaver):
 
     def _reader(self, thread_id: str) -> BaseCheckpointSaver | None:
         """The store holding `thread_id`'s checkpoints, or None when no run wrote any."""
+        if self.tenant is not None:
+            return store_of(self.tenant)
         if not auth_enabled():
             return store_of("")
         owner = thread_index().tenant_of(thread_id)

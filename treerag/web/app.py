@@ -167,15 +167,25 @@ def _limit(tree: dict[str, Any] | None, budget: list[int]) -> dict[str, Any] | N
 async def rebuild_tree(thread_id: str, identity: Identity) -> dict[str, Any] | None:
     """Rebuild the search tree of `thread_id` from the caller's tenant's checkpointer.
 
-    Inside the LangGraph server too: the server writes every checkpoint there
-    (`treerag.server.checkpointer`), and the tree's `<thread>-t1/2` ids, which the API
-    refuses (not UUIDs), are read there directly.
+    Inside the LangGraph server, through the server's checkpointer pinned to the caller's
+    tenant (`treerag.server.checkpointer`: it writes every checkpoint there, and does its
+    file work in worker threads, as the server's event loop requires); the tree's
+    `<thread>-t1/2` ids, which the API refuses (not UUIDs), are read there directly.
+    Outside it (the app mounted elsewhere): `treerag.api.tree`, which opens the same file.
     """
-    from treerag.api import tree as api_tree
-
     in_server = bool(os.environ.get("LANGGRAPH_RUNTIME_EDITION"))
     await require_tree_access(identity, thread_id, in_server=in_server)
-    tree = await api_tree(thread_id, Context(tenant=identity.tenant))
+    if in_server:
+        from treerag.graphs.rag import builder
+        from treerag.search_tree import rebuild
+        from treerag.server.checkpointer import TenantSaver
+
+        saver = TenantSaver(tenant=identity.tenant)
+        tree = await rebuild(builder.compile(checkpointer=saver), thread_id)
+    else:
+        from treerag.api import tree as api_tree
+
+        tree = await api_tree(thread_id, Context(tenant=identity.tenant))
     return _limit(tree, [MAX_TREE_NODES])
 
 
