@@ -15,7 +15,8 @@ start): conversations, failures, latency p50 and p95 of a turn, and the server's
 memory at the minute's end (VmRSS of its process, from /proc). At the end: the growth per 100
 conversations, and the size of what `langgraph dev`'s in-memory runtime keeps (its threads,
 runs and checkpoints, which it pickles to `.langgraph_api/` every 10 s and at shutdown: a
-measure of what it holds in memory, which grows with every conversation by design).
+measure of what it holds in memory, which grows with every conversation by design), also
+printed split into checkpoints and thread/run records.
 
 Goals: p95 <= 3x p50 over the run, and memory flat: the last minute's RSS within 1.25x the
 first's (a process that keeps every conversation in memory grows with each).
