@@ -15,7 +15,8 @@ start): conversations, failures, latency p50 and p95 of a turn, and the server's
 memory at the minute's end (VmRSS of its process, from /proc). At the end: the growth per 100
 conversations, and the size of what `langgraph dev`'s in-memory runtime keeps (its threads,
 runs and checkpoints, which it pickles to `.langgraph_api/` every 10 s and at shutdown: a
-measure of what it holds in memory, which grows with every conversation by design).
+measure of what it holds in memory, which grows with every conversation by design), also
+printed split into checkpoints and thread/run records.
 
 Goals: p95 <= 3x p50 over the run, and memory flat: the last minute's RSS within 1.25x the
 first's (a process that keeps every conversation in memory grows with each).
@@ -72,11 +73,24 @@ def server_pid(port: int) -> int | None:
     return None
 
 
-def server_state_mb(data_dir: Path) -> float:
-    """Size of the in-memory runtime's pickled state (`.langgraph_api/` in its working dir)."""
+def server_state_mb(data_dir: Path, kind: str = "") -> float:
+    """Size of the in-memory runtime's pickled state (`.langgraph_api/` in its working dir).
+
+    Args:
+        data_dir: The server's working directory.
+        kind: "checkpoint" (its `.langgraph_checkpoint.*.pckl` files), "ops" (threads and
+            runs: `.langgraph_ops.pckl`), or "" for all of it (langgraph-runtime-inmem's
+            file names, `checkpoint.py` and `database.py`).
+    """
     folder = data_dir / ".langgraph_api"
     files = [f for f in folder.rglob("*") if f.is_file()] if folder.is_dir() else []
-    return sum(f.stat().st_size for f in files) / 1e6
+    return sum(f.stat().st_size for f in files if kind in f.name) / 1e6
+
+
+def state_split(data_dir: Path) -> str:
+    """The runtime's state by kind: checkpoints, threads and runs (MB)."""
+    parts = {k: server_state_mb(data_dir, k) for k in ("checkpoint", "ops")}
+    return ", ".join(f"{k} {v:.1f} MB" for k, v in parts.items())
 
 
 def rss_mb(pid: int | None) -> float:
@@ -227,6 +241,7 @@ def main() -> None:
         # After the server stopped: it writes its whole state at shutdown; a file read while
         # it runs may be one it is rewriting (its flush of ~100 MB takes seconds here).
         end_state = server_state_mb(data)
+        print(f"runtime state at the end: {state_split(data)}", flush=True)
     publish(
         "soak",
         report(

@@ -76,6 +76,7 @@ def world(tmp_path_factory) -> Iterator[dict[str, Any]]:
     with langgraph_server(data, env_extra={"TREERAG_AUTH_FILE": str(users_file)}) as url:
         yield {
             "url": url,
+            "data": data,
             "tokens": tokens,
             "users_file": users_file,
             "cli_data": cli_data,

@@ -1,4 +1,4 @@
-"""A stopped `langgraph dev` closes the stores its runs opened (the web app's lifespan)."""
+"""A stopped `langgraph dev` closes the stores its runs opened (lifespan, checkpointer exit)."""
 
 from __future__ import annotations
 
@@ -32,13 +32,19 @@ async def _ask(url: str) -> bool:
 def test_stopping_the_server_closes_its_stores(data_copy: Path) -> None:
     with langgraph_server(data_copy) as url:
         assert asyncio.run(_ask(url))
-        # Open while it serves: the judge cache in WAL mode, Milvus Lite served to others.
+        # Open while it serves: the judge cache and the server's checkpointer in WAL mode,
+        # Milvus Lite served to others.
         assert (data_copy / "judge_cache.sqlite-wal").exists()
+        assert (data_copy / "checkpoints.sqlite-wal").exists()
         assert (data_copy / "milvus.db.endpoint").exists()
     # SQLite removes the WAL when its last connection closes; the endpoint file goes when
     # the folder is released. Before the shutdown hook both stayed behind a stopped server.
     # The server's process group may still be finishing its shutdown: wait for it a while.
-    left = [data_copy / "judge_cache.sqlite-wal", data_copy / "milvus.db.endpoint"]
+    left = [
+        data_copy / "judge_cache.sqlite-wal",
+        data_copy / "checkpoints.sqlite-wal",
+        data_copy / "milvus.db.endpoint",
+    ]
     deadline = time.monotonic() + 30
     while any(p.exists() for p in left) and time.monotonic() < deadline:
         time.sleep(0.2)

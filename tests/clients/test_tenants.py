@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import subprocess
 import sys
 import urllib.parse
@@ -217,6 +218,22 @@ def test_a_thread_created_with_forged_metadata_is_stamped_with_its_real_owner(wo
             return made.json()
 
     assert go_meta(asyncio.run(go())) == {"owner": "b1", "tenant": "globex"}
+
+
+def test_each_tenants_checkpoints_are_in_its_own_file(world, victim, sharer):
+    """The server writes a1's threads and trees to acme's file alone, b1's to globex's alone."""
+
+    def threads_in(tenant: str) -> set[str]:
+        path = world["data"] / "tenants" / tenant / "checkpoints.sqlite"
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True) as conn:
+            return {r[0] for r in conn.execute("SELECT DISTINCT thread_id FROM checkpoints")}
+
+    acme, globex = threads_in("acme"), threads_in("globex")
+    ours = set(victim["threads"]) | {t for t in victim["trees"] if "/" not in t}
+    theirs = set(sharer["threads"]) | {t for t in sharer["trees"] if "/" not in t}
+    assert ours <= acme and theirs <= globex
+    assert not any(t.startswith(tuple(ours)) for t in globex)
+    assert not any(t.startswith(tuple(theirs)) for t in acme)
 
 
 def go_meta(thread: dict) -> dict:

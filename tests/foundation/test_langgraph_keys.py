@@ -1,8 +1,8 @@
-"""The LangGraph names treerag takes from outside LangGraph's public API still work.
+"""The LangGraph name treerag takes from outside LangGraph's public API still works.
 
 `treerag.langgraph_keys` holds them; this runs a graph under the installed langgraph and
-checks that a node finds the run's checkpointer and runtime under them. A langgraph release
-that moves either fails here, by name, rather than in a sub-run.
+checks that a node finds the run's checkpointer under it. A langgraph release
+that moves it fails here, by name, rather than in a sub-run.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.graph import END, START, StateGraph
 
 from treerag.context import Context
-from treerag.langgraph_keys import CONFIG_KEY_CHECKPOINTER, CONFIG_KEY_RUNTIME
+from treerag.langgraph_keys import CONFIG_KEY_CHECKPOINTER
 
 
 class _State(TypedDict, total=False):
@@ -25,9 +25,7 @@ class _State(TypedDict, total=False):
 def _graph(saver: InMemorySaver, seen: dict[str, Any]) -> Any:
     def look(state: _State, config: RunnableConfig) -> _State:
         configurable = config.get("configurable") or {}
-        runtime = configurable.get(CONFIG_KEY_RUNTIME)
         seen["checkpointer"] = configurable.get(CONFIG_KEY_CHECKPOINTER)
-        seen["context"] = getattr(runtime, "context", None)
         seen["recursion_limit"] = config.get("recursion_limit")
         return {"done": True}
 
@@ -38,12 +36,11 @@ def _graph(saver: InMemorySaver, seen: dict[str, Any]) -> Any:
     return builder.compile(checkpointer=saver)
 
 
-def test_a_node_finds_the_checkpointer_and_the_runtime_under_the_keys(tmp_path):
+def test_a_node_finds_the_checkpointer_under_the_key(tmp_path):
     saver = InMemorySaver()
     ctx = Context(data_dir=str(tmp_path), top_k=4)
     config: Any = {"configurable": {"thread_id": "t"}, "recursion_limit": 31}
     seen: dict[str, Any] = {}
     assert asyncio.run(_graph(saver, seen).ainvoke({}, config, context=ctx)) == {"done": True}
     assert seen["checkpointer"] is saver, "CONFIG_KEY_CHECKPOINTER no longer names the saver"
-    assert seen["context"] is ctx, "CONFIG_KEY_RUNTIME no longer holds the run's context"
     assert seen["recursion_limit"] == 31  # what a sub-run inherits (nodes/relay.py)

@@ -16,7 +16,6 @@ from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Send
 
 from treerag.context import Context
-from treerag.history import serve_mirrored
 from treerag.nodes.answer import answer_question
 from treerag.nodes.graph_expand import expand_graph
 from treerag.nodes.judge import judge_chunk, route_to_judges
@@ -79,6 +78,7 @@ builder.add_conditional_edges("run_sub_rag", route_to_answer, [*CONTEXT_NODES, "
 builder.add_edge(list(CONTEXT_NODES), "answer_question")
 builder.add_edge("answer_question", END)
 
-graph = serve_mirrored(builder.compile(name="rag"))
-"""The graph `langgraph.json` serves: inside the server its runs are also written to treerag's
-own checkpointer, so `treerag runs` and `treerag tree` see them (`treerag.history`)."""
+graph = builder.compile(name="rag")
+"""The graph `langgraph.json` serves: inside the server its checkpoints go to the run's
+tenant's treerag checkpointer, so `treerag runs` and `treerag tree` see them
+(`treerag.server.checkpointer`)."""

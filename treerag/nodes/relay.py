@@ -21,20 +21,19 @@ async def run_relayed(
 
     A fresh config (not the caller's) files the run's checkpoints under its own thread_id
     (LANDMINES.md: passing the node's config on nests them under the task's namespace); the
-    caller's checkpointer is handed on explicitly (inside a LangGraph server, wrapped so that
-    the run is also written to treerag's own checkpointer: `treerag.history`). The run's tree
-    events are re-emitted on the caller's `custom` stream, and its answer tokens as `token`
-    events tagged with the run's thread_id and depth, so clients can show or hide them. The
+    caller's checkpointer is handed on explicitly (inside a LangGraph server, the server's,
+    which writes to the tenant's treerag checkpointer: `treerag.server.checkpointer`). The
+    run's tree events are re-emitted on the caller's `custom` stream, and its answer tokens as
+    `token` events tagged with the run's thread_id and depth, so clients can show or hide them. The
     caller's `recursion_limit` holds for the sub-run too.
     """
-    from treerag.history import mirrored
     from treerag.server.scope import auth_configurable
 
     # The caller's identity goes on with the sub-run: it scopes the sub-run's data too.
     configurable: dict[str, Any] = {"thread_id": thread_id, **auth_configurable(config)}
     checkpointer = (config.get("configurable") or {}).get(CONFIG_KEY_CHECKPOINTER)
     if checkpointer is not None:
-        configurable[CONFIG_KEY_CHECKPOINTER] = mirrored(checkpointer, ctx)
+        configurable[CONFIG_KEY_CHECKPOINTER] = checkpointer
     writer = get_stream_writer()
     final: dict[str, Any] = {}
     async for mode, payload in graph.astream(

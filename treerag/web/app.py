@@ -153,22 +153,6 @@ async def chunk(request: Request) -> Response:
     return await _chunk_route(request, _fetch_chunk)
 
 
-async def _server_checkpointer() -> Any | None:
-    """The LangGraph API server's own checkpointer, when this app runs inside that server.
-
-    Runs started through the API are checkpointed by the server's checkpointer, and so are
-    their recursive sub-runs (the relay hands the caller's checkpointer on). The API refuses
-    thread ids that are not UUIDs, so the tree's `<thread>-t1/2` ids are read here directly.
-    """
-    if not os.environ.get("LANGGRAPH_RUNTIME_EDITION"):
-        return None
-    try:
-        from langgraph_api._checkpointer import get_checkpointer
-    except ImportError:
-        return None
-    return await get_checkpointer()
-
-
 def _limit(tree: dict[str, Any] | None, budget: list[int]) -> dict[str, Any] | None:
     """Cut a rebuilt tree after MAX_TREE_NODES runs (a guard against runaway trees)."""
     if tree is None:
@@ -181,17 +165,22 @@ def _limit(tree: dict[str, Any] | None, budget: list[int]) -> dict[str, Any] | N
 
 
 async def rebuild_tree(thread_id: str, identity: Identity) -> dict[str, Any] | None:
-    """Rebuild the search tree of `thread_id` from whichever checkpointer ran it.
+    """Rebuild the search tree of `thread_id` from the caller's tenant's checkpointer.
 
-    Inside the LangGraph server: the server's checkpointer. Outside it (the app mounted
-    elsewhere): treerag's own checkpointer from the settings (`treerag.api.tree`).
+    Inside the LangGraph server, through the server's checkpointer pinned to the caller's
+    tenant (`treerag.server.checkpointer`: it writes every checkpoint there, and does its
+    file work in worker threads, as the server's event loop requires); the tree's
+    `<thread>-t1/2` ids, which the API refuses (not UUIDs), are read there directly.
+    Outside it (the app mounted elsewhere): `treerag.api.tree`, which opens the same file.
     """
-    from treerag.graphs.rag import builder
-    from treerag.search_tree import rebuild
+    in_server = bool(os.environ.get("LANGGRAPH_RUNTIME_EDITION"))
+    await require_tree_access(identity, thread_id, in_server=in_server)
+    if in_server:
+        from treerag.graphs.rag import builder
+        from treerag.search_tree import rebuild
+        from treerag.server.checkpointer import TenantSaver
 
-    saver = await _server_checkpointer()
-    await require_tree_access(identity, thread_id, in_server=saver is not None)
-    if saver is not None:
+        saver = TenantSaver(tenant=identity.tenant)
         tree = await rebuild(builder.compile(checkpointer=saver), thread_id)
     else:
         from treerag.api import tree as api_tree
