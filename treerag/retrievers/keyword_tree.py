@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from treerag import data_layout
 from treerag.bounded import BoundedCache
 from treerag.context import Context
 from treerag.text import RECORD_MARK, source_file
@@ -19,7 +20,7 @@ _trees: BoundedCache[str, Any] = BoundedCache("keyword trees")
 
 def tree_dir(ctx: Context) -> Path:
     """Where the keyword tree of a data directory lives."""
-    return ctx.stores_path / "keyword_tree"
+    return data_layout.keyword_tree_dir(ctx.stores_path)
 
 
 def open_tree(ctx: Context, create: bool = False) -> Any | None:
@@ -27,7 +28,7 @@ def open_tree(ctx: Context, create: bool = False) -> Any | None:
     from treerag.keyword_tree import KeywordTree
 
     directory = tree_dir(ctx)
-    exists = (directory / "logs" / "change_log.jsonl").exists()
+    exists = data_layout.has_keyword_tree(directory)
     if not create and not exists:
         return None
     key = str(directory.resolve())

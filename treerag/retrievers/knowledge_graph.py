@@ -6,10 +6,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from treerag import data_layout
 from treerag.bounded import BoundedCache
 from treerag.context import GRAPH_TOKEN_BUDGET, Context
 
-WORLD_FILE = "world.json"
 _worlds: BoundedCache[str, tuple[float, Any]] = BoundedCache("knowledge graphs")
 """Loaded graphs (in memory, with their file's mtime), one per tenant and collection."""
 CONTEXTS_KEPT = 64
@@ -23,7 +23,7 @@ _lock = threading.Lock()
 
 def graph_dir(ctx: Context) -> Path:
     """Where the knowledge graph of a data directory lives."""
-    return ctx.stores_path / "knowledge_graph"
+    return data_layout.knowledge_graph_dir(ctx.stores_path)
 
 
 def embedder_id(embeddings: Any) -> str:
@@ -38,7 +38,7 @@ def load_world(ctx: Context) -> Any | None:
     from treerag.models import similarity_embeddings
 
     directory = graph_dir(ctx)
-    path = directory / WORLD_FILE
+    path = data_layout.world_file(directory)
     if not path.exists():
         return None
     mtime = path.stat().st_mtime

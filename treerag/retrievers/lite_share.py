@@ -47,13 +47,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from treerag.data_layout import endpoint_file
 from treerag.retrievers.errors import StoreError
 
 log = logging.getLogger(__name__)
 
 LOCK_FILE = "LOCK"
 """Milvus Lite's lock file inside its folder (`milvus_lite.db.LOCK_FILENAME`)."""
-ENDPOINT_SUFFIX = ".endpoint"
 ELECTION_SUFFIX = ".election"
 ELECTION_TIMEOUT_S = 60.0
 """How long to wait for another process's election (opening a large folder takes a while)."""
@@ -107,11 +107,6 @@ class Endpoint:
 
 def _folder(path: str | Path) -> str:
     return str(Path(path).expanduser().resolve())
-
-
-def endpoint_file(folder: str) -> Path:
-    """The endpoint file of a Milvus Lite folder (next to it)."""
-    return Path(folder + ENDPOINT_SUFFIX)
 
 
 def read_endpoint(folder: str) -> Endpoint | None:

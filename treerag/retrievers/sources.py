@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from treerag import data_layout
 from treerag.bounded import BoundedCache
 from treerag.context import Context
 from treerag.text import has_han
@@ -35,7 +36,6 @@ SHARE = 1
 (the keyword tree, the knowledge graph's paths): a named keyword's chunk is usually a hybrid
 hit already; the passage graph's second hop, which takes the rest, rarely is."""
 MIN_KEYWORD_CHARS = 4
-GRAPH_FILE = "passages.sqlite"
 _graphs: BoundedCache[str, Any] = BoundedCache("passage graphs")
 """Open passage graphs (SQLite), one per tenant and collection."""
 
@@ -148,7 +148,7 @@ def graph_file(ctx: Context) -> Path:
     """Where the passage-entity graph of a data directory lives."""
     from treerag.retrievers.knowledge_graph import graph_dir
 
-    return graph_dir(ctx) / GRAPH_FILE
+    return data_layout.passage_graph_file(graph_dir(ctx))
 
 
 def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
@@ -232,13 +232,13 @@ def structured_sources(ctx: Context) -> list[Source]:
     imported entity graph, `path_source`), then the passage graph's walk.
     """
     from treerag.retrievers.keyword_tree import tree_dir
-    from treerag.retrievers.knowledge_graph import WORLD_FILE, graph_dir
+    from treerag.retrievers.knowledge_graph import graph_dir
     from treerag.retrievers.path_source import PathSource
 
     out: list[Source] = []
     if ctx.structure in ("keyword", "both") and (tree_dir(ctx) / "logs").is_dir():
         out.append(KeywordSource(ctx))
-    if ctx.structure in ("graph", "both") and (graph_dir(ctx) / WORLD_FILE).is_file():
+    if ctx.structure in ("graph", "both") and data_layout.world_file(graph_dir(ctx)).is_file():
         out.append(PathSource(ctx))
     if ctx.structure in ("graph", "both") and graph_file(ctx).is_file():
         out.append(GraphSource(ctx))
