@@ -21,7 +21,7 @@ Structure = Literal["both", "keyword", "graph", "none"]
 
 
 GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600}
-"""Default token budgets of the knowledge-graph context, per part."""
+"""Default token budgets of the entity-graph context, per part."""
 
 
 DEFAULT_COLLECTION = "treerag_chunks"
@@ -200,11 +200,11 @@ class Context:
     )
     graph_directed: bool = _setting(
         False,
-        "Walk knowledge-graph edges forwards only; false walks them both ways, since a question may name a relation's object ('which guild built X?').",
+        "Walk entity-graph edges forwards only; false walks them both ways, since a question may name a relation's object ('which guild built X?').",
     )
     graph_token_budget: dict = _setting(
         GRAPH_TOKEN_BUDGET,
-        "Token budgets of the knowledge-graph context, per part; parts left out keep these values.",
+        "Token budgets of the entity-graph context, per part; parts left out keep these values.",
     )
     upload_max_mb: int = _setting(
         50,

@@ -96,10 +96,10 @@ def judge_cache(ctx: Context) -> str:
 
 def passage_graph(ctx: Context) -> str:
     """The passage-entity graph."""
-    from treerag.retrievers.sources import graph_file
+    from treerag.retrievers.sources import passage_graph_file
 
     return sqlite_file(
-        graph_file(ctx),
+        passage_graph_file(ctx),
         "passage graph",
         "`treerag docs rebuild` makes it again from the chunks",
     )
