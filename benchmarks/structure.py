@@ -330,7 +330,7 @@ def query_overhead(data: Path, count: int, embeddings: Any) -> dict[str, Any]:
     asked = questions(records, count)
     none, both = _context(data, structure="none"), _context(data, structure="both")
     times: dict[str, list[float]] = {"none": [], "both": [], "keyword": [], "graph": []}
-    original = sources.KeywordSource.find, sources.GraphSource.find
+    original = sources.KeywordSource.find, sources.PassageGraphSource.find
     added = 0
     cold: list[float] = []
     first = cProfile.Profile()
@@ -344,7 +344,7 @@ def query_overhead(data: Path, count: int, embeddings: Any) -> dict[str, Any]:
         first.disable()
     profile = cProfile.Profile()
     sources.KeywordSource.find = _timed(times["keyword"], original[0])
-    sources.GraphSource.find = _timed(times["graph"], original[1])
+    sources.PassageGraphSource.find = _timed(times["graph"], original[1])
     try:
         for n, q in enumerate(asked):
             for mode in ("none", "both") if n % 2 == 0 else ("both", "none"):
@@ -358,7 +358,7 @@ def query_overhead(data: Path, count: int, embeddings: Any) -> dict[str, Any]:
                 if mode == "both":
                     added += sum(1 for c in found if "found_by" in c)
     finally:
-        sources.KeywordSource.find, sources.GraphSource.find = original
+        sources.KeywordSource.find, sources.PassageGraphSource.find = original
     structured = [k + g for k, g in zip(times["keyword"], times["graph"], strict=True)]
     return {
         "times": times,
@@ -572,7 +572,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"| structured part alone (keyword + graph source, timed inside structure=both) | "
         f"**{st50:.1f}** | {st95:.1f} | <= {GOAL_MS:.0f} ms p50: {'met' if met else 'NOT met'} |",
         f"| of which `KeywordSource.find` | {kw50:.1f} | {kw95:.1f} | |",
-        f"| of which `GraphSource.find` (`named_in`, `rank`, fetch) | {gr50:.1f} | {gr95:.1f} | |",
+        f"| of which `PassageGraphSource.find` (`named_in`, `rank`, fetch) | {gr50:.1f} | "
+        f"{gr95:.1f} | |",
         f"| graph alone at {graph['size']:,} passages: `named_in` + `rank` | **{g50:.1f}** | "
         f"{g95:.1f} | <= {GOAL_MS:.0f} ms p50: {'met' if graph_met else 'NOT met'} |",
         f"| of which `named_in` | {n50:.1f} | {n95:.1f} | |",

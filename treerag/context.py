@@ -9,6 +9,8 @@ from dataclasses import Field, dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal, get_args, get_origin, get_type_hints
 
+from treerag import data_layout
+
 ENV_PREFIX = "TREERAG_"
 
 SearchMode = Literal["dense", "sparse", "hybrid"]
@@ -19,7 +21,7 @@ Structure = Literal["both", "keyword", "graph", "none"]
 
 
 GRAPH_TOKEN_BUDGET = {"text_units": 1500, "relationships": 800, "entities": 600, "communities": 600}
-"""Default token budgets of the knowledge-graph context, per part."""
+"""Default token budgets of the entity-graph context, per part."""
 
 
 DEFAULT_COLLECTION = "treerag_chunks"
@@ -198,11 +200,11 @@ class Context:
     )
     graph_directed: bool = _setting(
         False,
-        "Walk knowledge-graph edges forwards only; false walks them both ways, since a question may name a relation's object ('which guild built X?').",
+        "Walk entity-graph edges forwards only; false walks them both ways, since a question may name a relation's object ('which guild built X?').",
     )
     graph_token_budget: dict = _setting(
         GRAPH_TOKEN_BUDGET,
-        "Token budgets of the knowledge-graph context, per part; parts left out keep these values.",
+        "Token budgets of the entity-graph context, per part; parts left out keep these values.",
     )
     upload_max_mb: int = _setting(
         50,
@@ -266,19 +268,17 @@ class Context:
         """
         if self.stores_dir:
             return Path(self.stores_dir).expanduser()
-        if self.collection != DEFAULT_COLLECTION:
-            return self.tenant_path / "collections" / self.collection
-        return self.tenant_path
+        return data_layout.stores_dir(self.tenant_path, self.collection, DEFAULT_COLLECTION)
 
     @property
     def resolved_milvus_uri(self) -> str:
         """The Milvus URI, defaulting to a Milvus Lite file in the data directory."""
-        return self.milvus_uri or str(self.data_path / "milvus.db")
+        return self.milvus_uri or str(data_layout.milvus_file(self.data_path))
 
     @property
     def resolved_checkpointer_uri(self) -> str:
         """The checkpointer URI, defaulting to a SQLite file in the data directory."""
-        return self.checkpointer_uri or str(self.tenant_path / "checkpoints.sqlite")
+        return self.checkpointer_uri or str(data_layout.checkpoints_file(self.tenant_path))
 
     @property
     def offline(self) -> bool:

@@ -9,7 +9,7 @@ from treerag.knowledge_graph import World
 from treerag.knowledge_graph.explore import PASSAGES_SHOWN, WORLD_PREFIX, entity, search
 from treerag.knowledge_graph.model import Edge, Entity
 from treerag.knowledge_graph.passage_graph import Passage, PassageGraph
-from treerag.retrievers.sources import graph_file
+from treerag.retrievers.sources import passage_graph_file
 from treerag.web import graph_routes
 
 PASSAGES = [
@@ -98,10 +98,10 @@ def test_a_busy_entity_shows_how_many_passages_name_it_not_all(tmp_path):
 def test_each_tenant_explores_its_own_graph_only(tmp_path, monkeypatch):
     monkeypatch.setenv("TREERAG_DATA_DIR", str(tmp_path / "data"))
     acme, globex = Context(tenant="acme"), Context(tenant="globex")
-    graph = PassageGraph(graph_file(acme))
+    graph = PassageGraph(passage_graph_file(acme))
     graph.add(PASSAGES)
     graph.close()
     assert graph_routes._search(acme, "Quillhaven")["entities"]
     assert graph_routes._search(globex, "Quillhaven")["entities"] == []
     assert graph_routes._entity(globex, "quillhaven") is None
-    assert not graph_file(globex).exists()
+    assert not passage_graph_file(globex).exists()

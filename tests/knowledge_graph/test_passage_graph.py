@@ -99,10 +99,10 @@ def test_follow_ups_put_the_bridge_in_place_of_its_description():
 
 def test_a_follow_up_names_the_bridge_in_the_questions_script(tmp_path):
     from treerag.context import Context
-    from treerag.retrievers.sources import graph_file, in_script_of
+    from treerag.retrievers.sources import in_script_of, passage_graph_file
 
     ctx = Context(data_dir=str(tmp_path / "data"))
-    graph = PassageGraph(graph_file(ctx))
+    graph = PassageGraph(passage_graph_file(ctx))
     graph.add([Passage("g", "The Guild of Tidewrights (潮匠行会) built the Saltwren.", "Guilds")])
     graph.close()
     asked = in_script_of(ctx, "Which guild built 潮匠行会?", "Which guild built the Saltwren?")

@@ -53,14 +53,15 @@ def demo_command(data_dir: str = DataDirOption) -> None:
 
 def _build_structures(ctx) -> None:
     """Derive the keyword tree from the ingested files and import the sample knowledge graph."""
+    from treerag.data_layout import world_file
     from treerag.knowledge_graph import World, embed_from_documents, import_files, world_communities
     from treerag.models import similarity_embeddings
     from treerag.retrievers.keyword_tree import derive_from_collection, tree_dir
-    from treerag.retrievers.knowledge_graph import WORLD_FILE, embedder_id, graph_dir
+    from treerag.retrievers.knowledge_graph import embedder_id, graph_dir
 
     derive_from_collection(ctx)
     console.print(f"keyword tree derived from the documents' structure: {tree_dir(ctx)}")
-    if not (graph_dir(ctx) / WORLD_FILE).exists():
+    if not world_file(graph_dir(ctx)).exists():
         embeddings = similarity_embeddings(ctx)
         world = World(embed_from_documents(embeddings), embed_id=embedder_id(embeddings))
         report = import_files(world, [sample_corpus_dir().parent / "graph.jsonl"])

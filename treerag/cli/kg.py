@@ -12,7 +12,9 @@ from typing import Literal
 import typer
 from rich.table import Table
 
+from treerag import data_layout
 from treerag.cli.common import console, err_console, fail, folder_or_fail, quiet_libraries
+from treerag.data_layout import WORLD_FILE
 from treerag.knowledge_graph import (
     Embed,
     ExpansionConfig,
@@ -32,7 +34,6 @@ from treerag.knowledge_graph import (
     world_communities,
 )
 from treerag.knowledge_graph.query import select_seeds
-from treerag.knowledge_graph.storage import WORLD_FILE
 
 app = typer.Typer(no_args_is_help=True)
 
@@ -55,7 +56,7 @@ def graph_dir(value: Path | None) -> Path:
     from treerag.server.tenants import tenant_dir
 
     data = Path(os.environ.get("TREERAG_DATA_DIR") or "./data")
-    graph = tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "knowledge_graph"
+    graph = data_layout.knowledge_graph_dir(tenant_dir(data, os.environ.get("TREERAG_TENANT", "")))
     return folder_or_fail(graph, "--graph")
 
 
@@ -248,9 +249,8 @@ def search_command(
 def _passage_names(directory: Path, query: str, k: int) -> list[tuple[str, int]] | None:
     """Entity names of the passage-entity graph that contain the query; None without one."""
     from treerag.knowledge_graph.passage_graph import PassageGraph
-    from treerag.retrievers.sources import GRAPH_FILE
 
-    path = directory / GRAPH_FILE
+    path = data_layout.passage_graph_file(directory)
     if not path.exists():
         return None
     graph = PassageGraph(path)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import typer
 from rich.tree import Tree
 
+from treerag import data_layout
 from treerag.cli.common import console, counted, err_console, folder_or_fail
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ def store_path(store: Path | None) -> Path:
     from treerag.server.tenants import tenant_dir
 
     data = Path(os.environ.get("TREERAG_DATA_DIR") or "./data").expanduser()
-    tree = tenant_dir(data, os.environ.get("TREERAG_TENANT", "")) / "keyword_tree"
+    tree = data_layout.keyword_tree_dir(tenant_dir(data, os.environ.get("TREERAG_TENANT", "")))
     return folder_or_fail(tree, "--store")
 
 
@@ -69,7 +70,7 @@ def opened(store: Path | None, *, must_exist: bool = True) -> Iterator[KeywordTr
     from treerag.keyword_tree import HeuristicAgent, KeywordTree, KeywordTreeError
 
     path = store_path(store)
-    if must_exist and not (path / "logs" / "change_log.jsonl").exists():
+    if must_exist and not data_layout.has_keyword_tree(path):
         err_console.print(
             f"[bold red]error:[/] no keyword tree at {path}; run `treerag kw derive` "
             "(from the ingested documents) or `treerag kw import` first"

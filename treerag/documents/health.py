@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from treerag.context import Context
+from treerag.data_layout import judge_cache_file
 
 PROBE_BYTES = 1 << 20
 """A probe written to the data folder: a disk with less room than this is as good as full."""
@@ -87,7 +88,7 @@ def checkpoints(ctx: Context) -> str:
 def judge_cache(ctx: Context) -> str:
     """The judge's verdict cache."""
     return sqlite_file(
-        ctx.tenant_path / "judge_cache.sqlite",
+        judge_cache_file(ctx.tenant_path),
         "verdict cache",
         "verdicts are judged again, nothing else is lost",
     )
@@ -95,10 +96,10 @@ def judge_cache(ctx: Context) -> str:
 
 def passage_graph(ctx: Context) -> str:
     """The passage-entity graph."""
-    from treerag.retrievers.sources import graph_file
+    from treerag.retrievers.sources import passage_graph_file
 
     return sqlite_file(
-        graph_file(ctx),
+        passage_graph_file(ctx),
         "passage graph",
         "`treerag docs rebuild` makes it again from the chunks",
     )

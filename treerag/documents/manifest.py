@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
+from treerag.data_layout import manifest_file
 from treerag.text import source_file
 
 log = logging.getLogger(__name__)
-MANIFEST_FILE = "documents.json"
 MAX_SKIPPED = 50
 """Skipped files remembered (the most recent)."""
 DERIVED = ("keyword_tree", "knowledge_graph")
@@ -36,7 +36,7 @@ def now_iso() -> str:
 
 def manifest_path(ctx: Context) -> Path:
     """Where the manifest of a data directory lives."""
-    return ctx.tenant_path / MANIFEST_FILE
+    return manifest_file(ctx.tenant_path)
 
 
 def _empty() -> dict[str, Any]:

@@ -10,13 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from treerag.context import Context
+from treerag.data_layout import uploads_dir
 from treerag.documents import derived
 from treerag.documents.manifest import duplicate_reason, read_manifest, update_manifest
 
 Event = dict[str, Any]
 EventHandler = Callable[[Event], None]
-UPLOADS_DIR = "uploads"
-"""Folder of the data directory that holds uploaded files."""
 _writes = threading.Lock()
 """One document write at a time in a process (uploads and deletes arrive concurrently)."""
 
@@ -186,7 +185,7 @@ def delete_document(ctx: Context, source: str) -> Deletion:
         store.flush()
         outcome = derived.reconcile(ctx, live)
     update_manifest(ctx, lambda d: d["documents"].pop(source, None))
-    uploads = (ctx.tenant_path / UPLOADS_DIR).resolve()
+    uploads = uploads_dir(ctx.tenant_path).resolve()
     path = Path(source)
     if path.parent == uploads and path.is_file():
         os.unlink(path)

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from treerag.context import Context
+from treerag.data_layout import eval_corpus_file
 from treerag.eval.datasets import Dataset, Question
 from treerag.eval.metrics import clean_answer, exact_match, recall_at_k, token_f1
 from treerag.text import source_record
@@ -104,7 +105,7 @@ def prepare_store(dataset: Dataset, base: Context, progress: Progress | None = N
     from treerag.ingest.indexer import ingest
 
     name = collection_name(dataset.corpus_path)
-    corpus_file = base.data_path / "eval" / f"{name}.jsonl"
+    corpus_file = eval_corpus_file(base.data_path, name)
     _write_corpus(dataset, corpus_file)
     ctx = replace(
         base,

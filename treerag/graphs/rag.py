@@ -17,7 +17,7 @@ from langgraph.types import Send
 
 from treerag.context import Context
 from treerag.nodes.answer import answer_question
-from treerag.nodes.graph_expand import expand_graph
+from treerag.nodes.graph_expand import expand_entity_graph
 from treerag.nodes.judge import judge_chunk, route_to_judges
 from treerag.nodes.keyword_descent import descend_keywords
 from treerag.nodes.reserve import release_reserve, route_after_release
@@ -61,7 +61,7 @@ builder.add_node("release_reserve", release_reserve)
 builder.add_node("plan_followups", plan_followups)
 builder.add_node("run_sub_rag", make_run_sub_rag(_plain_graph))
 builder.add_node("keyword_descent", descend_keywords)
-builder.add_node("graph_expand", expand_graph)
+builder.add_node("graph_expand", expand_entity_graph)
 builder.add_node("answer_question", answer_question)
 builder.add_edge(START, "retrieve_chunks")
 builder.add_conditional_edges(

@@ -10,6 +10,7 @@ from typing import Any
 
 import orjson
 
+from treerag.data_layout import COMMUNITIES_FILE, VECTORS_FILE, WORLD_FILE
 from treerag.knowledge_graph.embedding import Embed, embed_checked
 from treerag.knowledge_graph.errors import GraphFormatError
 from treerag.knowledge_graph.model import (
@@ -26,9 +27,6 @@ from treerag.knowledge_graph.vectors import NumpyVectorIndex, VectorIndex
 from treerag.knowledge_graph.world import World
 
 FORMAT = "treerag-knowledge-graph/1"
-WORLD_FILE = "world.json"
-VECTORS_FILE = "vectors.npz"
-COMMUNITIES_FILE = "communities.json"
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

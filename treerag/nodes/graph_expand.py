@@ -1,4 +1,4 @@
-"""Node: expand the question over the knowledge graph and add its context for the answer."""
+"""Node: expand the question over the entity graph and add its context for the answer."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from langgraph.runtime import Runtime
 
 from treerag.context import Context
 from treerag.nodes.common import context_of, emit
-from treerag.retrievers.knowledge_graph import graph_context
+from treerag.retrievers.knowledge_graph import entity_graph_context
 from treerag.state import RagState
 
 
-async def expand_graph(state: RagState, runtime: Runtime[Context]) -> dict:
+async def expand_entity_graph(state: RagState, runtime: Runtime[Context]) -> dict:
     """Seed from vector search, expand scored paths, build the local-search context (the root's).
 
     Sub-runs are routed past it (`graphs.rag.route_to_answer`): their answers feed the
@@ -21,7 +21,7 @@ async def expand_graph(state: RagState, runtime: Runtime[Context]) -> dict:
     ctx = context_of(runtime)
     if state.get("error") or ctx.structure == "none":
         return {}
-    found = await asyncio.to_thread(graph_context, ctx, state["question"])
+    found = await asyncio.to_thread(entity_graph_context, ctx, state["question"])
     if found is None:
         return {}
     paths = [{"path": text, "score": round(score, 4)} for text, score in found.paths]

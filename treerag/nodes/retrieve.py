@@ -87,10 +87,22 @@ async def retrieve_chunks(
         "depth": state.get("depth", 0),
         "chunks": {"replace": chunks},
         "error": error,
-        # The run's budget, in its state (`treerag.state.rag`): a new run on a thread that
-        # ran before counts afresh; a resumed one never comes back here.
-        "call_share": run_share(state.get("call_share", 0), ctx.max_llm_calls),
+        **run_start(state, ctx),
+    }
+
+
+def run_start(state: RagState, ctx: Context) -> dict[str, Any]:
+    """What a run starts afresh: its budget, its count, its notes and (the root) its clock.
+
+    A thread's checkpoint holds the last run's values, and a new run on that thread begins
+    from them: this step is where each run starts its own (a resumed run never comes back
+    here). A root run's budget and deadline are its own; a sub-run's are what its parent
+    granted and its root's deadline, which its input carries.
+    """
+    depth = state.get("depth", 0)
+    return {
+        "call_share": run_share(state.get("call_share", 0) if depth else 0, ctx.max_llm_calls),
         "llm_calls": {"replace": 0},
-        # The root starts the question's clock; sub-runs carry their root's deadline.
-        "deadline": state.get("deadline") or time.time() + ctx.run_timeout_s,
+        "context_notes": {"replace": []},
+        "deadline": (depth and state.get("deadline")) or time.time() + ctx.run_timeout_s,
     }

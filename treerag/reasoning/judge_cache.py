@@ -16,6 +16,7 @@ import threading
 from pathlib import Path
 
 from treerag.bounded import BoundedCache, Lease
+from treerag.data_layout import judge_cache_file
 from treerag.reasoning.base import Judgement
 from treerag.text import width_and_case
 
@@ -99,13 +100,13 @@ _caches: BoundedCache[str, JudgeCache] = BoundedCache("judge caches")
 """Open judge-cache files, one per tenant."""
 
 
-def judge_cache(data_dir: Path, bound: int | None = None) -> JudgeCache:
-    """Return the process-wide cache for a data directory (`bound`: `Context.open_stores`)."""
-    path = (data_dir / "judge_cache.sqlite").resolve()
+def judge_cache(tenant_dir: Path, bound: int | None = None) -> JudgeCache:
+    """Return the process-wide cache of a tenant directory (`bound`: `Context.open_stores`)."""
+    path = judge_cache_file(tenant_dir).resolve()
     return _caches.get_or_open(str(path), lambda: JudgeCache(path), bound)
 
 
-def judge_cache_lease(data_dir: Path, bound: int | None = None) -> Lease[JudgeCache]:
-    """Lease the process-wide cache of a data directory for a call (see `treerag.bounded`)."""
-    path = (data_dir / "judge_cache.sqlite").resolve()
+def judge_cache_lease(tenant_dir: Path, bound: int | None = None) -> Lease[JudgeCache]:
+    """Lease the process-wide cache of a tenant directory for a call (see `treerag.bounded`)."""
+    path = judge_cache_file(tenant_dir).resolve()
     return _caches.lease(str(path), lambda: JudgeCache(path), bound)

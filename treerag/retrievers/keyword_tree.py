@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from treerag import data_layout
 from treerag.bounded import BoundedCache
 from treerag.context import Context
 from treerag.text import RECORD_MARK, source_file
@@ -20,13 +21,13 @@ _trees: BoundedCache[str, Any] = BoundedCache("keyword trees")
 
 def tree_dir(ctx: Context) -> Path:
     """Where the keyword tree of a data directory lives."""
-    return ctx.stores_path / "keyword_tree"
+    return data_layout.keyword_tree_dir(ctx.stores_path)
 
 
 def _tree_key(ctx: Context, create: bool) -> str | None:
     """The table key of the data directory's tree; None when there is none to open."""
     directory = tree_dir(ctx)
-    exists = (directory / "logs" / "change_log.jsonl").exists()
+    exists = data_layout.has_keyword_tree(directory)
     if not create and not exists:
         return None
     key = str(directory.resolve())

@@ -1,4 +1,8 @@
-"""Knowledge-graph retrieval for the rag graph: seed search, path expansion, local context."""
+"""Entity-graph retrieval for the rag run: seed search, path expansion, local context.
+
+The entity graph is the `World` of `treerag.knowledge_graph` (`world.json`: extracted or
+imported entities and relations); the passage graph beside it is `retrievers.sources`'s.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +10,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from treerag import data_layout
 from treerag.bounded import BoundedCache
 from treerag.context import GRAPH_TOKEN_BUDGET, Context
 
-WORLD_FILE = "world.json"
 _worlds: BoundedCache[str, tuple[float, Any]] = BoundedCache("knowledge graphs")
 """Loaded graphs (in memory, with their file's mtime), one per tenant and collection."""
 CONTEXTS_KEPT = 64
@@ -22,8 +26,8 @@ _lock = threading.Lock()
 
 
 def graph_dir(ctx: Context) -> Path:
-    """Where the knowledge graph of a data directory lives."""
-    return ctx.stores_path / "knowledge_graph"
+    """The folder of a data directory's passage graph and entity graph."""
+    return data_layout.knowledge_graph_dir(ctx.stores_path)
 
 
 def embedder_id(embeddings: Any) -> str:
@@ -33,12 +37,12 @@ def embedder_id(embeddings: Any) -> str:
 
 
 def load_world(ctx: Context) -> Any | None:
-    """Load the data directory's graph (cached until its file changes); None if there is none."""
+    """Load the data directory's entity graph (cached until its file changes); None without one."""
     from treerag.knowledge_graph import World, embed_from_documents
     from treerag.models import similarity_embeddings
 
     directory = graph_dir(ctx)
-    path = directory / WORLD_FILE
+    path = data_layout.world_file(directory)
     if not path.exists():
         return None
     mtime = path.stat().st_mtime
@@ -55,7 +59,7 @@ def load_world(ctx: Context) -> Any | None:
         return world
 
 
-def graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None:
+def entity_graph_context(ctx: Context, question: str, top_paths: int = 5) -> Any | None:
     """Run seed search → expansion → local-search context, under the context's token budgets.
 
     The last few results are kept per graph: the root's candidates (`path_source`) and its

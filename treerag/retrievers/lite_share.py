@@ -52,21 +52,19 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from treerag.data_layout import election_file, endpoint_file, writes_file
 from treerag.retrievers.errors import StoreError
 
 log = logging.getLogger(__name__)
 
 LOCK_FILE = "LOCK"
 """Milvus Lite's lock file inside its folder (`milvus_lite.db.LOCK_FILENAME`)."""
-ENDPOINT_SUFFIX = ".endpoint"
-ELECTION_SUFFIX = ".election"
 ELECTION_TIMEOUT_S = 60.0
 """How long to wait for another process's election (opening a large folder takes a while)."""
 LOCKED_WAIT_S = 2.0
 """How long a folder locked without a live endpoint is retried before giving up: an owner
 that exits without its exit handler releases the lock as its process ends."""
 
-WRITES_SUFFIX = ".writes"
 READ_PREFIXES = ("get", "list_", "describe_", "has_")
 READ_METHODS = frozenset(
     {
@@ -110,11 +108,6 @@ class Endpoint:
 
 def _folder(path: str | Path) -> str:
     return str(Path(path).expanduser().resolve())
-
-
-def endpoint_file(folder: str) -> Path:
-    """The endpoint file of a Milvus Lite folder (next to it)."""
-    return Path(folder + ENDPOINT_SUFFIX)
 
 
 def read_endpoint(folder: str) -> Endpoint | None:
@@ -197,7 +190,7 @@ def endpoint_alive(endpoint: Endpoint, folder: str) -> bool:
 @contextlib.contextmanager
 def _election(folder: str, timeout: float = ELECTION_TIMEOUT_S) -> Iterator[None]:
     """Hold the folder's election lock (across processes and threads) for the block."""
-    path = Path(folder + ELECTION_SUFFIX)
+    path = election_file(folder)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_CREAT | os.O_RDWR, 0o644)
     try:
@@ -225,7 +218,7 @@ def write_turn(folder: str) -> Iterator[None]:
     `flock` locks belong to an open file description, so two threads of one process that
     each open the file exclude each other as two processes do (flock(2)).
     """
-    fd = os.open(folder + WRITES_SUFFIX, os.O_CREAT | os.O_RDWR, 0o644)
+    fd = os.open(writes_file(folder), os.O_CREAT | os.O_RDWR, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         yield

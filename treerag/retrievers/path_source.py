@@ -48,7 +48,7 @@ class PathSource:
         """
         from treerag.knowledge_graph.names import entity_names, named_entities
         from treerag.knowledge_graph.paths import format_path
-        from treerag.retrievers.knowledge_graph import graph_context, load_world
+        from treerag.retrievers.knowledge_graph import entity_graph_context, load_world
         from treerag.retrievers.sources import fetch, passage_graph_in_use
 
         world = load_world(self.ctx) if limit > 0 else None
@@ -57,7 +57,7 @@ class PathSource:
         named = set(named_entities(world, question))
         if not named:
             return []
-        found = graph_context(self.ctx, question, top_paths=TOP_PATHS)
+        found = entity_graph_context(self.ctx, question, top_paths=TOP_PATHS)
         with passage_graph_in_use(self.ctx) as passages:
             skip = set(seen)  # a pool chunk comes back too: gather marks how the path reached it
             held = {c["chunk_id"] for c in pool}

@@ -1,9 +1,9 @@
-"""Where a run's candidate chunks come from: hybrid search, the keyword tree and the graph.
+"""Where a run's candidate chunks come from: hybrid search, the keyword tree, the two graphs.
 
 Every source answers the same call, `find(question, pool, seen, seeds, limit)`, and returns
 chunk candidates (`chunk_id`, `title`, `source`, `text`, `retrieval_score`, and for the
 structured sources `found_by`: which keyword path or graph path led to the chunk). A run's
-root pool is the hybrid top_k and up to `structure_k` chunks the keyword tree and the graph
+root pool is the hybrid top_k and up to `structure_k` chunks the keyword tree and the graphs
 add (a sub-run's walk also starts from the partial chunk that asked its follow-up), after
 the hybrid hits; all of them are judged alike. Where the judge rates chunks alike, a
 structured find rises above the hybrid hits only when a document the question names links to
@@ -11,7 +11,9 @@ it (`treerag.reasoning.named`, read when the evidence is ranked).
 
 - Keyword tree: the keywords the question names (exact match on the tree's canonical terms,
   the most specific first) yield the chunks linked under them.
-- Graph: personalized PageRank over the passage-entity graph, seeded by the entities the
+- Entity graph (`path_source`): the passages about the entities on its best scored paths from
+  the entities the question names, when an entity graph was built or imported.
+- Passage graph: personalized PageRank over the passage-entity graph, seeded by the entities the
   question names, the hybrid hits and (for a sub-run) the partial chunk that asked the
   follow-up; it reaches passages one entity away from them (the second hop).
 """
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar, Protocol
 
+from treerag import data_layout
 from treerag.bounded import BoundedCache
 from treerag.context import Context
 from treerag.text import has_han
@@ -36,8 +39,7 @@ SHARE = 1
 (the keyword tree, the knowledge graph's paths): a named keyword's chunk is usually a hybrid
 hit already; the passage graph's second hop, which takes the rest, rarely is."""
 MIN_KEYWORD_CHARS = 4
-GRAPH_FILE = "passages.sqlite"
-_graphs: BoundedCache[str, Any] = BoundedCache("passage graphs")
+_passage_graphs: BoundedCache[str, Any] = BoundedCache("passage graphs")
 """Open passage graphs (SQLite), one per tenant and collection."""
 
 Candidate = dict[str, Any]
@@ -151,18 +153,18 @@ def _keyword_finds(tree: Any, question: str, skip: set[str], limit: int) -> dict
 # -- the passage-entity graph -------------------------------------------------------------------
 
 
-def graph_file(ctx: Context) -> Path:
+def passage_graph_file(ctx: Context) -> Path:
     """Where the passage-entity graph of a data directory lives."""
     from treerag.retrievers.knowledge_graph import graph_dir
 
-    return graph_dir(ctx) / GRAPH_FILE
+    return data_layout.passage_graph_file(graph_dir(ctx))
 
 
 def _graph_opener(ctx: Context) -> Any:
     from treerag.knowledge_graph.passage_graph import PassageGraph
 
     def open_graph() -> Any:
-        graph = PassageGraph(graph_file(ctx))
+        graph = PassageGraph(passage_graph_file(ctx))
         if graph.reset:
             from treerag.documents.manifest import mark_stale
 
@@ -179,26 +181,29 @@ def open_passage_graph(ctx: Context, create: bool = False) -> Any | None:
     Not leased: other tenants can push it out of the table (and close it) while it is used.
     A call that may run beside other tenants (a server's) holds `passage_graph_in_use`.
     """
-    path = graph_file(ctx)
+    path = passage_graph_file(ctx)
     if not create and not path.exists():
         return None
-    return _graphs.get_or_open(str(path.absolute()), _graph_opener(ctx), ctx.open_stores)
+    return _passage_graphs.get_or_open(str(path.absolute()), _graph_opener(ctx), ctx.open_stores)
 
 
 @contextlib.contextmanager
 def passage_graph_in_use(ctx: Context, create: bool = False) -> Iterator[Any | None]:
     """Lease the data directory's passage graph for the block (None if absent)."""
-    path = graph_file(ctx)
+    path = passage_graph_file(ctx)
     if not create and not path.exists():
         yield None
         return
-    with _graphs.lease(str(path.absolute()), _graph_opener(ctx), ctx.open_stores) as graph:
+    with _passage_graphs.lease(str(path.absolute()), _graph_opener(ctx), ctx.open_stores) as graph:
         yield graph
 
 
 @dataclass
-class GraphSource:
-    """Passages by personalized PageRank from the question's entities and the pool."""
+class PassageGraphSource:
+    """Passages by personalized PageRank over the passage graph (`found_by` kind "graph").
+
+    The walk restarts from the question's entities and the pool.
+    """
 
     ctx: Context
     name: ClassVar[str] = "graph"
@@ -258,16 +263,16 @@ def structured_sources(ctx: Context) -> list[Source]:
     imported entity graph, `path_source`), then the passage graph's walk.
     """
     from treerag.retrievers.keyword_tree import tree_dir
-    from treerag.retrievers.knowledge_graph import WORLD_FILE, graph_dir
+    from treerag.retrievers.knowledge_graph import graph_dir
     from treerag.retrievers.path_source import PathSource
 
     out: list[Source] = []
     if ctx.structure in ("keyword", "both") and (tree_dir(ctx) / "logs").is_dir():
         out.append(KeywordSource(ctx))
-    if ctx.structure in ("graph", "both") and (graph_dir(ctx) / WORLD_FILE).is_file():
+    if ctx.structure in ("graph", "both") and data_layout.world_file(graph_dir(ctx)).is_file():
         out.append(PathSource(ctx))
-    if ctx.structure in ("graph", "both") and graph_file(ctx).is_file():
-        out.append(GraphSource(ctx))
+    if ctx.structure in ("graph", "both") and passage_graph_file(ctx).is_file():
+        out.append(PassageGraphSource(ctx))
     return out
 
 

@@ -36,9 +36,10 @@ from typing_extensions import override
 
 from treerag.bounded import BoundedCache, Lease
 from treerag.context import Context
+from treerag.data_layout import thread_tenants_file
 from treerag.server.identity import auth_enabled
 from treerag.server.scope import caller_of
-from treerag.server.thread_tenants import INDEX_FILE, OwnershipError, ThreadTenants
+from treerag.server.thread_tenants import OwnershipError, ThreadTenants
 
 
 class _Store:
@@ -90,7 +91,7 @@ def store_of(tenant: str) -> Lease[_Store]:
 
 def thread_index() -> ThreadTenants:
     """The server data dir's thread → tenant index, opened once (blocking)."""
-    path = Context().data_path / INDEX_FILE
+    path = thread_tenants_file(Context().data_path)
     return _indexes.get_or_open(str(path), lambda: ThreadTenants(path))
 
 

@@ -6,11 +6,12 @@ import re
 import unicodedata
 from pathlib import Path
 
+from treerag import data_layout
+
 MAX_TENANT_LENGTH = 48
 # ASCII only, after NFKC and case folding: "A" and "a" are one tenant, and a Cyrillic "а"
 # that only looks like "a" is refused instead of becoming a second, look-alike tenant.
 _TENANT = re.compile(r"^[a-z0-9](?:[a-z0-9_-]*[a-z0-9])?$")
-TENANTS_DIR = "tenants"
 
 
 class TenantError(ValueError):
@@ -38,9 +39,7 @@ def normalize_tenant(name: str) -> str:
 
 def tenant_dir(data_dir: Path, tenant: str) -> Path:
     """The directory of a tenant's files: `<data_dir>/tenants/<tenant>` (no tenant: data_dir)."""
-    if not tenant:
-        return data_dir
-    return data_dir / TENANTS_DIR / normalize_tenant(tenant)
+    return data_layout.tenant_dir(data_dir, normalize_tenant(tenant) if tenant else "")
 
 
 def tenant_collection(collection: str, tenant: str) -> str:

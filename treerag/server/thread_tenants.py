@@ -14,7 +14,6 @@ from pathlib import Path
 
 from cachetools import LRUCache
 
-INDEX_FILE = "thread_tenants.sqlite"
 KNOWN_THREADS = 10_000
 """Thread → tenant pairs kept in memory in front of the file (each a few hundred bytes)."""
 

@@ -10,6 +10,7 @@ from treerag.state.rag import (
     RagState,
     SubRunTask,
     add_calls,
+    add_notes,
     merge_chunk_records,
 )
 
@@ -24,6 +25,7 @@ __all__ = [
     "RagState",
     "SubRunTask",
     "add_calls",
+    "add_notes",
     "answer_calls",
     "calls_left",
     "grant_judges",

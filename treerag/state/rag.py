@@ -8,12 +8,13 @@ one call or none to each judge (`JudgeTask.call_share`), an even part to each su
 (`SubRunTask.call_share`), whose own judges and sub-runs are granted out of it in turn. Each
 task returns the calls it made and `add_calls` sums them; a sub-run's spend comes back on its
 chunk (`sub_llm_calls`). A checkpoint holds both sides, so a resumed run goes on from what it
-had spent, and a new run on the thread starts its count over (`retrieve_chunks`).
+had spent, and a new run on the thread starts its count, its notes and its deadline over
+(`retrieve_chunks`). Not counted: the calls of a task LangGraph cancels because a sibling in
+the same step raised; its writes are dropped, and on resume it runs and counts again.
 """
 
 from __future__ import annotations
 
-import operator
 from typing import Annotated, Any, TypedDict
 
 
@@ -91,6 +92,20 @@ def merge_chunk_records(
     return [ChunkRecord(**merged[cid]) for cid in order]  # type: ignore[typeddict-item]
 
 
+def add_notes(
+    existing: list[dict[str, Any]] | None,
+    update: list[dict[str, Any]] | dict[str, list[dict[str, Any]]],
+) -> list[dict[str, Any]]:
+    """Append the notes a step adds; `{"replace": [...]}` starts the list over.
+
+    The keyword descent and the graph expansion each add their note; a new run on a thread
+    that ran before starts with none of the earlier run's (`retrieve_chunks`).
+    """
+    if isinstance(update, dict):
+        return list(update["replace"])
+    return [*(existing or []), *update]
+
+
 def add_calls(existing: int | None, update: int | dict[str, int]) -> int:
     """Sum the calls the run's tasks report; `{"replace": n}` starts the count over at n.
 
@@ -127,8 +142,9 @@ class RagInput(TypedDict, total=False):
     """Questions asked on this run's way from the root, its siblings' included: a follow-up
     that near-duplicates one of them is not asked."""
     deadline: float
-    """When the whole question must be answered (epoch seconds; the root sets it from
-    `run_timeout_s`, its sub-runs inherit it): model calls still waiting then give way."""
+    """When the whole question must be answered (epoch seconds): each root run sets it from
+    `run_timeout_s` when it starts, its sub-runs inherit it; model calls still waiting then
+    give way."""
 
 
 class RagState(RagInput, total=False):
@@ -138,8 +154,9 @@ class RagState(RagInput, total=False):
     """This run's own thread_id (read from the run config)."""
     chunks: Annotated[list[ChunkRecord], merge_chunk_records]
     """Retrieved chunks with verdicts and sub-run results, in retrieval order."""
-    context_notes: Annotated[list[dict[str, Any]], operator.add]
-    """Structured context (keyword-tree infos, knowledge-graph paths) for the answer."""
+    context_notes: Annotated[list[dict[str, Any]], add_notes]
+    """Structured context (keyword-tree infos, knowledge-graph paths) for the answer; this
+    run's own (`add_notes`)."""
     answer: str
     """The final answer text, with [n] citations."""
     citations: list[dict[str, Any]]

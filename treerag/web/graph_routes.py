@@ -22,9 +22,9 @@ MAX_QUERY = 200
 def _graphs(ctx: Context) -> tuple[Any, Any]:
     """The passage graph's file and the entity graph (None without one) of a data directory."""
     from treerag.retrievers.knowledge_graph import load_world
-    from treerag.retrievers.sources import graph_file
+    from treerag.retrievers.sources import passage_graph_file
 
-    return graph_file(ctx), load_world(ctx)
+    return passage_graph_file(ctx), load_world(ctx)
 
 
 def _search(ctx: Context, text: str) -> dict[str, Any]:

@@ -12,8 +12,8 @@ import unicodedata
 from pathlib import Path
 from typing import BinaryIO
 
+from treerag import data_layout
 from treerag.context import Context
-from treerag.documents.operations import UPLOADS_DIR
 
 MAX_NAME = 200
 _UNSAFE = re.compile(r"[^\w.\- ]+")
@@ -53,7 +53,7 @@ def sniff(name: str, head: bytes) -> None:
 
 def uploads_dir(ctx: Context) -> Path:
     """The folder uploads go to (created when missing; blocking)."""
-    folder = (ctx.tenant_path / UPLOADS_DIR).resolve()
+    folder = data_layout.uploads_dir(ctx.tenant_path).resolve()
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
