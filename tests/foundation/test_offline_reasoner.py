@@ -251,3 +251,23 @@ def test_question_words_and_traditional_stop_words_are_not_content_terms():
     # 什麼 and 誰 are the Traditional forms of stop words: they go as their Simplified ones do.
     assert content_terms("航母的名字是什麼？誰設計的？") == ["航母", "名字", "設計"]
     assert content_terms("航母的名字是什么？谁设计的？") == ["航母", "名字", "设计"]
+
+
+def test_a_question_in_a_document_is_never_quoted_as_the_answer(reasoner):
+    """A headline that asks ("…是如何诞生的？") names the topic without saying it."""
+    question = "北京冬奥会口号是什么"
+    evidence = [
+        EvidenceItem(
+            1,
+            "a",
+            "冬奥百问",
+            "faq.md",
+            "第5期 冬奥百问丨北京冬奥会口号是如何诞生的？ 北京冬奥会的口号是“一起向未来”。",
+            1,
+        ),
+        EvidenceItem(2, "b", "冬奥会", "games.md", "北京冬奥会口号的征集持续了一年多。", 1),
+    ]
+    text = reasoner.compose(question, evidence)
+    first = re.findall(r"(.+?)\s*\[\d\]", text.replace(LABELS["zh-hans"], ""))[0]
+    assert "一起向未来" in first, text
+    assert "如何诞生" not in text

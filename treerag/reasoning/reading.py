@@ -335,14 +335,26 @@ def subjects(title: str, text: str) -> tuple[str, ...]:
 
 
 def statements(text: str) -> list[str]:
-    """The sentences of a text that state something: title lines and headings left out.
+    """The sentences of a text that state something: no title line, heading or question.
 
+    A question ("冬奥百问丨北京冬奥会口号是如何诞生的？", "Why does the river flood?") names
+    what it asks about without saying it, so it is never quoted as an answer or a bridge.
     The document's own footnote marks go ("…grinding.[2] The lens…" is two sentences):
     quoted, they would read as the answer's citations.
     """
     line = title_line(text)
     out = sentences(unfootnoted(text))
-    return out[1:] if line and out and out[0].lstrip("#").strip() == line else out
+    if line and out and out[0].lstrip("#").strip() == line:
+        out = out[1:]
+    return [s for s in out if not asks(s)]
+
+
+_QUESTION_END = re.compile(r"[?？][\s\"'”’」』）)]*$")
+
+
+def asks(sentence: str) -> bool:
+    """Whether a sentence is a question (it ends with a question mark, quotes aside)."""
+    return _QUESTION_END.search(sentence) is not None
 
 
 def pronoun_led(sentence: str) -> bool:
