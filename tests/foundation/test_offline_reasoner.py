@@ -271,3 +271,18 @@ def test_a_question_in_a_document_is_never_quoted_as_the_answer(reasoner):
     first = re.findall(r"(.+?)\s*\[\d\]", text.replace(LABELS["zh-hans"], ""))[0]
     assert "一起向未来" in first, text
     assert "如何诞生" not in text
+
+
+def test_a_clause_before_a_question_mark_states_and_chinese_sentences_end_at_their_mark():
+    from treerag.reasoning.reading import asks
+
+    assert asks("北京冬奥会口号是如何诞生的？") and asks("Why does the river flood?")
+    # Only the last clause asks: the price before it is stated.
+    assert not asks("原标题：iPhone SE3起售价3499元，凭这就能挖动10亿安卓用户？")
+    # After 。 a sentence has ended, even when the next opens in lower case ("iPhone").
+    text = "发布会后，苹果同步更新产品价格。 iPhone SE3成为焦点，起售价定为3499元。"
+    assert sentences(text) == [
+        "发布会后，苹果同步更新产品价格。",
+        "iPhone SE3成为焦点，起售价定为3499元。",
+    ]
+    assert sentences("Pick Me Up! is a British magazine.") == ["Pick Me Up! is a British magazine."]

@@ -338,7 +338,8 @@ def statements(text: str) -> list[str]:
     """The sentences of a text that state something: no title line, heading or question.
 
     A question ("冬奥百问丨北京冬奥会口号是如何诞生的？", "Why does the river flood?") names
-    what it asks about without saying it, so it is never quoted as an answer or a bridge.
+    what it asks about without saying it, so it is never quoted as an answer or a bridge
+    (`asks`).
     The document's own footnote marks go ("…grinding.[2] The lens…" is two sentences):
     quoted, they would read as the answer's citations.
     """
@@ -349,12 +350,16 @@ def statements(text: str) -> list[str]:
     return [s for s in out if not asks(s)]
 
 
-_QUESTION_END = re.compile(r"[?？][\s\"'”’」』）)]*$")
+_QUESTION = re.compile(r"^[^,，;；:：]*[?？][\s\"'”’」』）)]*$")
 
 
 def asks(sentence: str) -> bool:
-    """Whether a sentence is a question (it ends with a question mark, quotes aside)."""
-    return _QUESTION_END.search(sentence) is not None
+    """Whether a sentence is a question: one clause, ending with a question mark.
+
+    A question mark closes only the last clause: "iPhone SE3起售价3499元，凭这就能…吗？"
+    states a price before it asks.
+    """
+    return _QUESTION.search(sentence) is not None
 
 
 def pronoun_led(sentence: str) -> bool:

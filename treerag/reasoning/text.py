@@ -64,12 +64,21 @@ def sentences(text: str) -> list[str]:
             continue
         joined: list[str] = []
         for piece in (p.strip() for p in _SENTENCE.split(block) if p and p.strip()):
-            if joined and (piece[:1].islower() or _unclosed(joined[-1])):
+            if joined and (_continues(joined[-1], piece) or _unclosed(joined[-1])):
                 joined[-1] = f"{joined[-1]} {piece}"
             else:
                 joined.append(piece)
         out += joined
     return out
+
+
+def _continues(before: str, piece: str) -> bool:
+    """Whether `piece`, opening in lower case after English punctuation, goes on `before`.
+
+    "Pick Me Up! is a British magazine" is one sentence; after 。！？ a sentence has ended,
+    whatever follows ("…更新产品价格。 iPhone SE3成为焦点" is two).
+    """
+    return piece[:1].islower() and not before.endswith(("。", "！", "？", "；"))
 
 
 def _unclosed(sentence: str) -> bool:
