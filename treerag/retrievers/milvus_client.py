@@ -61,6 +61,16 @@ def _quiet_pymilvus() -> None:
 
 
 def _open_client(uri: str, token: str) -> Any:
+    try:
+        return _connect(uri, token)
+    finally:
+        # pymilvus sets its loggers' levels when `pymilvus.settings` is first imported, which
+        # may happen while the client opens (milvus-lite's server manager imports it): quiet
+        # them again, or each failed RPC logs a traceback before our one-line error.
+        _quiet_pymilvus()
+
+
+def _connect(uri: str, token: str) -> Any:
     from pymilvus import MilvusClient
 
     if "://" not in uri:
