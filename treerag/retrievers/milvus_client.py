@@ -54,23 +54,17 @@ def milvus_lease(uri: str, token: str = "", bound: int | None = None) -> Lease[A
 
 
 def _quiet_pymilvus() -> None:
-    # pymilvus configures its own loggers on import; it warns on every Milvus Lite query
-    # iterator and logs a traceback for errors that we turn into messages of our own.
+    # pymilvus configures its own loggers when first imported (`pymilvus.settings.init_log`
+    # sets their levels): import it before quieting them, or that first import undoes it. It
+    # warns on every Milvus Lite query iterator and logs a traceback for errors that we turn
+    # into messages of our own.
+    import pymilvus  # noqa: F401
+
     for name in ("pymilvus", "pymilvus.milvus_client"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def _open_client(uri: str, token: str) -> Any:
-    try:
-        return _connect(uri, token)
-    finally:
-        # pymilvus sets its loggers' levels when `pymilvus.settings` is first imported, which
-        # may happen while the client opens (milvus-lite's server manager imports it): quiet
-        # them again, or each failed RPC logs a traceback before our one-line error.
-        _quiet_pymilvus()
-
-
-def _connect(uri: str, token: str) -> Any:
     from pymilvus import MilvusClient
 
     if "://" not in uri:
