@@ -24,16 +24,11 @@ REPO = Path(__file__).resolve().parents[2]
 # row, then answers commands on stdin: "ids" prints the ids it finds, "quit" exits.
 _OWNER = r"""
 import sys
-from pymilvus import DataType
+from tests.foundation.test_lite_share import _make_collection
 from treerag.retrievers.milvus_client import milvus_client
 
 client = milvus_client(sys.argv[1])
-schema = client.create_schema(auto_id=False)
-schema.add_field("id", DataType.VARCHAR, is_primary=True, max_length=16)
-schema.add_field("v", DataType.FLOAT_VECTOR, dim=2)
-index = client.prepare_index_params()
-index.add_index("v", index_type="FLAT", metric_type="COSINE")
-client.create_collection("t", schema=schema, index_params=index)
+_make_collection(client)
 client.insert("t", [{"id": "a", "v": [1.0, 0.0]}])
 print("ready", flush=True)
 for line in sys.stdin:
