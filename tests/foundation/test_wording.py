@@ -48,3 +48,17 @@ def test_names_go_into_the_question_s_script_quotes_do_not():
     assert said == "周懷遠：「1940年，他在渡口县创办了怀远画社。」"
     assert quoted(said) == "1940年，他在渡口县创办了怀远画社。"
     assert quoted("She was born in 1902.") == "She was born in 1902."
+
+
+def test_a_question_written_alike_in_both_scripts_is_answered_in_the_documents_script():
+    question = "上海2021年的GDP是多少"  # every character is the same in both scripts
+    traditional = "其中，上海和北京都是全年GDP首次超過4萬億大關。"
+    assert label(question, traditional) == "[離線摘錄回答]"
+    assert label(question, "其中，上海和北京都是全年GDP首次超过4万亿大关。") == "[离线摘录回答]"
+    assert label(question) == "[离线摘录回答]"
+    assert not_found(question, traditional).startswith("在已匯入的文件中")
+    # A question that tells its script keeps it, whatever the documents are written in.
+    assert label("上海2021年的GDP是多少？請回答", "全年GDP超过4万亿。") == "[離線摘錄回答]"
+    assert framed("周怀远", "1940年，他在渡口縣創辦了畫社。", "誰創辦了畫社") == (
+        "周懷遠：「1940年，他在渡口縣創辦了畫社。」"
+    )

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag.json_errors import where_broken
-from treerag.text import record_source
+from treerag.text import placeholder_title, record_source
 
 SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".json", ".jsonl"}
 CONVERTED = {".html", ".htm", ".docx", ".pptx", ".xlsx", ".csv"}
@@ -244,7 +244,7 @@ def _load_json(path: Path, source: str, keys: JsonFields, problems: list[str]) -
                 "(choose the field with --json-text)"
             )
         rid = str(record.get(keys.id, where))
-        title = str(record.get(keys.title) or f"{path.stem} {rid}")
+        title = str(record.get(keys.title) or placeholder_title(str(path), rid))
         extra = {
             k: v
             for k, v in record.items()

@@ -15,7 +15,7 @@ from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored
-from treerag.reasoning.reading import answering
+from treerag.reasoning.reading import answering, title_of
 from treerag.reasoning.wording import judges_failed, model_failed
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
@@ -55,13 +55,17 @@ def rank_evidence(
         if best is None or (-item["score"], item["depth"]) < (-best["score"], best["depth"]):
             items[cid] = item
 
+    last = max((chunk.get("rank", 0) for chunk in chunks), default=0)
     for chunk in chunks:
         rank = chunk.get("rank", 0)
         offer(_own_item(chunk, depth), rank)
-        # A sub-run's list continues from the chunk it completes: its best find ranks just
-        # below that chunk, so the bridge chunk and its completion sit side by side.
+        # A sub-run's list continues from the chunk it completes when the sub-run answered its
+        # follow-up: its best find ranks just below that chunk, so the bridge chunk and its
+        # completion sit side by side. A sub-run that found only partial evidence continues
+        # after this run's own list: its finds are weaker than this run's own partial chunks.
+        start = rank if _answered(chunk, depth) else last
         for position, found in enumerate(chunk.get("sub_evidence", []), 1):
-            offer(found, rank + position)
+            offer(found, start + position)
     by_id = {c["chunk_id"]: c for c in chunks}
     for position, chunk_id in enumerate(anchored(question, chunks), 1):
         offer(_own_item(by_id[chunk_id], depth), position)
@@ -74,6 +78,14 @@ def rank_evidence(
     return sorted(
         items.values(),
         key=lambda i: (not sufficient(i), i["score"] == 0, -fused[i["chunk_id"]], i["depth"]),
+    )
+
+
+def _answered(chunk: ChunkRecord, depth: int) -> bool:
+    """Whether the sub-run of this chunk judged one of its own chunks sufficient."""
+    return any(
+        found.get("score") == 2 and found.get("depth") == depth + 1
+        for found in chunk.get("sub_evidence", [])
     )
 
 
@@ -119,7 +131,7 @@ def build_evidence(
             EvidenceItem(
                 n=len(out) + 1,
                 chunk_id=item["chunk_id"],
-                title=item.get("title", ""),
+                title=title_of(item),
                 source=item.get("source", ""),
                 text=item.get("text", ""),
                 score=item.get("score", 0),
@@ -187,7 +199,7 @@ def held_answer(
             for c in chunks
             if not c.get("score")
             and c["chunk_id"] not in numbered
-            and answering(followup, c.get("title", ""), c.get("text", "")) is not None
+            and answering(followup, title_of(c), c.get("text", "")) is not None
         ),
         None,
     )

@@ -29,7 +29,7 @@ from langgraph.types import Send
 from treerag.reasoning.base import Reasoner
 from treerag.reasoning.named import names_title
 from treerag.reasoning.questions import is_new
-from treerag.reasoning.reading import names_entity, subjects
+from treerag.reasoning.reading import names_entity, subjects, title_of
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 Why = dict[str, str]
@@ -84,7 +84,7 @@ def held_bridge(question: str, chunk: ChunkRecord, chunks: Sequence[ChunkRecord]
         # Another document: a section of the chunk's own is no bridge it holds.
         if other.get("source") == chunk.get("source") or other.get("score", 0) <= 0:
             continue
-        for subject in subjects(other.get("title", ""), other.get("text", "")):
+        for subject in subjects(title_of(other), other.get("text", "")):
             if names_title(followup, subject) and not names_title(question, subject):
                 return subject
     return ""

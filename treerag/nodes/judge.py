@@ -13,6 +13,7 @@ from treerag.nodes.common import context_of, emit, time_left
 from treerag.reasoning import Judgement, Reasoner, get_reasoner, offline_reasoner
 from treerag.reasoning.judge_cache import JudgeCache, judge_cache_lease
 from treerag.reasoning.named import linked_from
+from treerag.reasoning.reading import title_of
 from treerag.state import ChunkRecord, JudgeTask, RagState, calls_left, grant_judges
 
 MODEL_FAILED = "the chat model failed"
@@ -106,7 +107,7 @@ async def judged(reasoner: Reasoner, task: JudgeTask, link: str, ctx: Context) -
     run's answer says so in one sentence (`nodes.answer`).
     """
     chunk = task["chunk"]
-    args = (task["question"], chunk.get("title", ""), chunk["text"], link)
+    args = (task["question"], title_of(chunk), chunk["text"], link)
     try:
         verdict = await asyncio.wait_for(reasoner.judge(*args), time_left(task.get("deadline")))
     except TimeoutError:

@@ -45,6 +45,7 @@ from treerag.reasoning.reading import (
     read_question,
     relation_share,
     statements,
+    title_of,
 )
 from treerag.reasoning.text import squash
 from treerag.text import canonical
@@ -196,7 +197,7 @@ def held_chain(question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
         EvidenceItem(
             n=n,
             chunk_id=c["chunk_id"],
-            title=c.get("title", ""),
+            title=title_of(c),
             source=c.get("source", ""),
             text=c.get("text", ""),
             score=c.get("score", 0),
@@ -218,7 +219,7 @@ def held_sides(question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
         return ""
     named: list[str] = []
     for c in chunks:
-        side = names_subject(question, c.get("title", ""), c.get("text", ""))
+        side = names_subject(question, title_of(c), c.get("text", ""))
         if c.get("score", 0) > 0 and side and side not in named:
             named.append(side)
     return " + ".join(named) if len(named) >= 2 else ""

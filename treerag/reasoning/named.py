@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.knowledge_graph.passage_graph import MIN_CJK_CHARS, MIN_LATIN_CHARS, QUESTION_STEP
-from treerag.text import canonical, has_han, query_key
+from treerag.text import canonical, has_han, own_title, query_key
 
 MIN_NAME_CHARS = {"cjk": MIN_CJK_CHARS, "latin": MIN_LATIN_CHARS}
 """A title shorter than this (canonical characters) is not taken as named: "Io", "三"."""
@@ -81,11 +81,11 @@ def links(source: Mapping[str, Any], chunk: Mapping[str, Any]) -> bool:
     `source`'s text names `chunk`'s document (a hyperlink, however the chunk was found). A
     knowledge-graph path's find does not: the path's relation need not be the one asked.
     """
-    title = source.get("title", "")
+    title = _title(source)
     graph_step = (chunk.get("found_by") or {}).get("kind") == "graph"
     if title and graph_step and linked_from(chunk) == title:
         return True
-    return chunk is not source and names_title(source.get("text", ""), chunk.get("title", ""))
+    return chunk is not source and names_title(source.get("text", ""), _title(chunk))
 
 
 def anchored(question: str, chunks: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -96,6 +96,11 @@ def anchored(question: str, chunks: Sequence[Mapping[str, Any]]) -> list[str]:
     """
     out: list[str] = []
     for chunk in chunks:
-        if names_title(question, chunk.get("title", "")):
+        if names_title(question, _title(chunk)):
             out += [chunk["chunk_id"], *(c["chunk_id"] for c in chunks if links(chunk, c))]
     return list(dict.fromkeys(out))
+
+
+def _title(chunk: Mapping[str, Any]) -> str:
+    """The chunk's own document title, "" for a record's placeholder (`text.own_title`)."""
+    return own_title(chunk.get("title", ""), chunk.get("source", ""))

@@ -406,12 +406,14 @@ class OfflineReasoner:
         """
         from langchain_core.messages import HumanMessage
 
-        head = label(question)
+        documents = "".join(item.text for item in evidence)
+        head = label(question, documents)
         pieces = [head]
         await self._stream.ainvoke([HumanMessage(content=head)])
         quotes = list(chain) or await asyncio.to_thread(self._fallback, question, evidence)
         marks = MarkNumbers(item.n for item in evidence)  # streamed as `answer_question` shows it
-        said = [f" {spoken(q, question)} [{q.n}]" for q in quotes] or [f" {not_found(question)}"]
+        said = [f" {spoken(q, question)} [{q.n}]" for q in quotes]
+        said = said or [f" {not_found(question, documents)}"]
         for piece in said:
             await self._stream.ainvoke([HumanMessage(content=marks.feed(piece))])
             pieces.append(piece)
@@ -423,7 +425,8 @@ class OfflineReasoner:
         """The whole answer at once, as `answer` streams it (chain first, else the fallback)."""
         quotes = compose_chain(question, evidence) or self._fallback(question, evidence)
         body = " ".join(f"{spoken(q, question)} [{q.n}]" for q in quotes)
-        return f"{label(question)} {body or not_found(question)}"
+        documents = "".join(item.text for item in evidence)
+        return f"{label(question, documents)} {body or not_found(question, documents)}"
 
     def _fallback(self, question: str, evidence: list[EvidenceItem]) -> list[Quote]:
         """The answer when the tree found no chain: the best relevant sentences (see `_pick`)."""

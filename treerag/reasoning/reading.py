@@ -56,6 +56,7 @@ from treerag.text import (
     fold,
     fold_cased,
     han_count,
+    own_title,
     proper_names,
 )
 
@@ -385,9 +386,14 @@ def described(sentence: str, head: str, subject: str = "") -> bool:
     return named and re.search(rf"\bthe\s+{re.escape(head)}\b", folded) is not None
 
 
+def title_of(chunk: Mapping[str, Any]) -> str:
+    """The chunk's document title when it is the document's own (`text.own_title`), else ""."""
+    return own_title(chunk.get("title", ""), chunk.get("source", ""))
+
+
 def names_entity(question: str, chunk: Mapping[str, Any]) -> bool:
     """Whether a chunk is about what the question names: its subject, or a name it gives."""
-    title, text = chunk.get("title", ""), chunk.get("text", "")
+    title, text = title_of(chunk), chunk.get("text", "")
     if names_subject(question, title, text):
         return True
     body = canonical(f"{title} {text}")

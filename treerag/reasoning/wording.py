@@ -3,8 +3,9 @@
 Everything treerag itself writes into an answer (the offline label, "could not find", the
 note that a model failed) is said in the language of the question, and a Chinese question
 gets it in its own script: Traditional characters for a Traditional question, Simplified for
-a Simplified one. Quoted document sentences are never converted: a citation quotes what the
-document says, as it says it.
+a Simplified one; a question written the same in both scripts ("上海2021年的GDP是多少")
+gets the script of the documents that answer it. Quoted document sentences are never
+converted: a citation quotes what the document says, as it says it.
 
 A text's script is read from the characters that tell the two apart: a character that
 OpenCC's Traditional-to-Simplified tables change is Traditional (about 2,700 of them: 這, 鐵,
@@ -17,7 +18,7 @@ from __future__ import annotations
 import re
 
 from treerag.text import convert, has_han
-from treerag.text.script import Script, script_of_text
+from treerag.text.script import Script, script_neutral, script_of_text
 
 LABELS: dict[Script, str] = {
     "en": "[offline extractive answer]",
@@ -55,14 +56,27 @@ def in_script(text: str, script: Script) -> str:
     return convert(text, "s2t" if script == "zh-hant" else "t2s")
 
 
-def label(question: str) -> str:
-    """The offline answer's label in the question's language and script."""
-    return LABELS[script_of_text(question)]
+def answer_script(question: str, documents: str = "") -> Script:
+    """The script the system answers a question in (see the module's docstring).
+
+    The question's, or when a Chinese question is written the same in both scripts, that of
+    the `documents` it is answered from.
+    """
+    script = script_of_text(question)
+    if script == "en" or not documents or not script_neutral(question):
+        return script
+    read = script_of_text(documents)
+    return script if read == "en" else read
 
 
-def not_found(question: str) -> str:
+def label(question: str, documents: str = "") -> str:
+    """The offline answer's label in the question's language and script (`answer_script`)."""
+    return LABELS[answer_script(question, documents)]
+
+
+def not_found(question: str, documents: str = "") -> str:
     """Say "I could not find an answer…" in the question's language and script."""
-    return NOT_FOUND[script_of_text(question)]
+    return NOT_FOUND[answer_script(question, documents)]
 
 
 def model_failed(question: str, why: str) -> str:
@@ -73,11 +87,13 @@ def model_failed(question: str, why: str) -> str:
 def framed(name: str, quote: str, question: str) -> str:
     """A quote introduced by the name its pronoun stands for: `Pavel Orsk: “In 1931 he…”`.
 
-    The quote stays as the document writes it; the name before it is the system's.
+    The quote stays as the document writes it; the name before it is the system's, in the
+    script of the question or, for a question written alike in both, of the quote.
     """
-    if script_of_text(question) == "en":
+    script = answer_script(question, quote)
+    if script == "en":
         return f"{name}: “{quote}”"
-    return f"{in_script(name, script_of_text(question))}：「{quote}」"
+    return f"{in_script(name, script)}：「{quote}」"
 
 
 _FRAMED = re.compile(r"[“「](.+)[”」]\s*$", re.S)

@@ -28,7 +28,14 @@ from treerag.text.script import (
     has_wide,
     script_of_text,
 )
-from treerag.text.sources import RECORD_MARK, record_source, source_file, source_record
+from treerag.text.sources import (
+    RECORD_MARK,
+    own_title,
+    placeholder_title,
+    record_source,
+    source_file,
+    source_record,
+)
 from treerag.text.stopwords import EN_STOP, ZH_STOP, is_zh_stop
 
 __all__ = [
@@ -56,6 +63,8 @@ __all__ = [
     "is_zh_stop",
     "proper_names",
     "query_key",
+    "own_title",
+    "placeholder_title",
     "record_source",
     "script_of_text",
     "source_file",

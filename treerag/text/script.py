@@ -94,6 +94,17 @@ def script_of_text(text: str) -> Script:
     cjk = HAN_CHAR.findall(text)
     if not cjk or len(cjk) < len(_LATIN_WORD.findall(text)):
         return "en"
-    traditional = sum(ch in _table_chars("TSCharacters.txt") for ch in cjk)
-    simplified = sum(ch in _table_chars("STCharacters.txt") for ch in cjk)
+    traditional, simplified = _script_counts(cjk)
     return "zh-hant" if traditional > simplified else "zh-hans"
+
+
+def _script_counts(chars: list[str]) -> tuple[int, int]:
+    """How many of `chars` are written only in Traditional, and only in Simplified."""
+    traditional = sum(ch in _table_chars("TSCharacters.txt") for ch in chars)
+    simplified = sum(ch in _table_chars("STCharacters.txt") for ch in chars)
+    return traditional, simplified
+
+
+def script_neutral(text: str) -> bool:
+    """Whether a Chinese text is written the same in both scripts ("上海2021年的GDP是多少")."""
+    return _script_counts(HAN_CHAR.findall(text)) == (0, 0)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import PurePath
+
 RECORD_MARK = "#"
 """What separates a record's file from its id in a source."""
 
@@ -28,3 +30,21 @@ def source_record(source: str, file_prefix: str = "") -> str:
     if file_prefix and source.startswith(file_prefix + RECORD_MARK):
         return source[len(file_prefix) + 1 :]
     return source.split(RECORD_MARK, 1)[1] if RECORD_MARK in source else source
+
+
+def placeholder_title(file: str, record: str) -> str:
+    """The title a record without one is given: `<file stem> <record>`, for lists and citations.
+
+    It names no subject: a reader that takes a document's title for what its sentences are
+    about (`own_title`) must not read "She was born…" as about "corpus 17".
+    """
+    return f"{PurePath(source_file(file)).stem} {record}"
+
+
+def own_title(title: str, source: str) -> str:
+    """A chunk's title when its document has one of its own, "" for a `placeholder_title`."""
+    if RECORD_MARK in source:
+        file, record = source.split(RECORD_MARK, 1)
+        if title == placeholder_title(file, record):
+            return ""
+    return title
