@@ -162,3 +162,17 @@ def test_a_sentence_that_answers_alone_comes_before_a_chain():
     )
     found = answering("2022年特斯拉交付量是多少？", "", text)
     assert found is not None and found.sentence.startswith("从全年来看") and not found.bridge
+
+
+def test_a_code_s_digits_are_no_quantity():
+    question = "墜毀的MU5735航班上有多少人"
+    assert answering(question, "", "我們對 #MU5735 航班的墜毀深感震驚與悲痛。") is None
+    found = answering(question, "", "墜毀的MU5735航班上載有132人。")
+    assert found is not None and found.filler == "132"
+
+
+def test_a_name_that_is_the_question_s_word_and_a_common_word_answers_nothing():
+    question = "北京冬殘奧會吉祥物是誰"
+    assert answering(question, "", "北京冬奧會和冬殘奧會的吉祥物極具深意。") is None
+    found = answering(question, "", "北京冬殘奧會吉祥物由曹雪設計。")
+    assert found is not None and found.filler == "曹雪"

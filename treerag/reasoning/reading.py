@@ -93,8 +93,10 @@ _MONTH = re.compile(
 _DATE = re.compile(r"\d{1,4}(?=\s*[年月日号])")
 """A number that is part of a date (12月10日, 2021年): a count question does not ask it."""
 _NUMBER = re.compile(
-    r"\d[\d,.]*\s*%?|[零一二三四五六七八九十百千万亿两]+[个人名位座次岁年件场辆亿万]"
+    r"(?<![a-z\d])\d[\d,.]*(?:\s*%)?|[零一二三四五六七八九十百千万亿两]+[个人名位座次岁年件场辆亿万]"
 )
+"""A quantity: digits that do not continue a code (the 5735 of "mu5735" names a flight), or a
+Chinese numeral with its measure word."""
 
 
 @dataclass(frozen=True)
@@ -420,6 +422,24 @@ class Answering:
     """The document's subject when the answer is the sentence's pronoun ("he founded…")."""
 
 
+def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
+    """Whether a Chinese name found in a sentence is more than the question's words.
+
+    The segmenter can join a question's word to the common word after it ("吉祥物极具" of
+    "…的吉祥物极具深意", asked "…吉祥物是谁"): what is left once the question's words are taken
+    out must not be one word of the segmenter's dictionary (极具), as a new name (雪容融) is not.
+    """
+    rest = name
+    for term in asked_terms:
+        if HAN_CHAR.search(term):
+            rest = rest.replace(term, "")
+    if rest == name:
+        return True
+    from treerag.segment import jieba
+
+    return bool(HAN_CHAR.search(rest)) and not jieba().dt.FREQ.get(rest)
+
+
 def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
     """The candidate of the asked-for kind a sentence holds that the question lacks, or "".
 
@@ -449,7 +469,9 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
     if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
         return _object_of(reading, sentence)
     asked_terms = set(reading.terms)
-    candidates = proper_names(fold_cased(sentence), READING)
+    candidates = [
+        n for n in proper_names(fold_cased(sentence), READING) if _adds_a_name(n, asked_terms)
+    ]
     if reading.kind == "thing":
         # A title in quotation marks names a work whole ("《长津湖之水门桥》", "the sitcom
         # "Mad About You""), where segmentation and capitals cut it up.
