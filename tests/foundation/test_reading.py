@@ -176,3 +176,10 @@ def test_a_name_that_is_the_question_s_word_and_a_common_word_answers_nothing():
     assert answering(question, "", "北京冬奧會和冬殘奧會的吉祥物極具深意。") is None
     found = answering(question, "", "北京冬殘奧會吉祥物由曹雪設計。")
     assert found is not None and found.filler == "曹雪"
+
+
+def test_a_chinese_name_is_of_the_asked_for_kind_when_it_ends_with_it():
+    question = "2022春節檔票房冠軍是哪部電影"
+    assert answering(question, "", "據國家電影局數據統計，2022春節檔總票房突破45億。") is None
+    found = answering(question, "", "2022春節檔票房冠軍是電影《長津湖之水門橋》。")
+    assert found is not None and found.filler == "长津湖之水门桥"

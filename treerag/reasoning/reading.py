@@ -486,7 +486,7 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
         and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
     ]
     if reading.head:
-        fresh.sort(key=lambda n: reading.head not in n.lower())
+        fresh.sort(key=lambda n: not names_kind(n, reading.head))
     if fresh:
         return fresh[0]
     if reading.kind == "thing" and not reading.head:
@@ -752,10 +752,14 @@ def _last_word(entity: str) -> str:
 
 
 def names_kind(name: str, head: str) -> bool:
-    """Whether a name says it is a thing of the asked-for kind ("Salt River", 盐河)."""
+    """Whether a name says it is a thing of the asked-for kind ("Salt River", 盐河).
+
+    A Chinese name ends with its kind (盐河 is a river, 国家电影局 is no film): the head noun of
+    a Chinese compound comes last.
+    """
     if not name or not head:
         return False
     folded = fold(name)
     if HAN_CHAR.search(head):
-        return head in folded
+        return folded.rstrip("》」”\"'").endswith(head)
     return re.search(rf"\b{re.escape(stem(head))}", folded) is not None
