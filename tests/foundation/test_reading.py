@@ -167,6 +167,9 @@ def test_a_sentence_that_answers_alone_comes_before_a_chain():
 def test_a_code_s_digits_are_no_quantity():
     question = "墜毀的MU5735航班上有多少人"
     assert answering(question, "", "我們對 #MU5735 航班的墜毀深感震驚與悲痛。") is None
+    # Nor is a time of day.
+    clock = "東航MU5735航班下午1點多從昆明起飛，2點20分高度急劇下降，最後墜毀在廣西。"
+    assert answering(question, "", clock) is None
     found = answering(question, "", "墜毀的MU5735航班上載有132人。")
     assert found is not None and found.filler == "132"
 

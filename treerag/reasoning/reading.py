@@ -90,8 +90,11 @@ _MONTH = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b"
 )
-_DATE = re.compile(r"\d{1,4}(?=\s*[年月日号])")
-"""A number that is part of a date (12月10日, 2021年): a count question does not ask it."""
+_DATE = re.compile(
+    r"\d{1,4}(?=\s*[年月日号])|(?<=\d[点时])\s*\d{1,2}(?=\s*分)|\d{1,2}(?=\s*[点时])"
+)
+"""A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
+question does not ask it."""
 _NUMBER = re.compile(
     r"(?<![a-z\d])\d[\d,.]*(?:\s*%)?|[零一二三四五六七八九十百千万亿两]+[个人名位座次岁年件场辆亿万]"
 )
