@@ -4,7 +4,7 @@ import json
 
 from treerag.ingest.loaders import load
 from treerag.reasoning.reading import names_subject, title_of
-from treerag.text import own_title, placeholder_title, record_source
+from treerag.text import own_title, placeholder_title, record_source, shown_title
 
 
 def test_a_record_without_a_title_is_listed_by_its_file_and_id_but_names_no_subject(tmp_path):
@@ -28,3 +28,10 @@ def test_only_the_loaders_own_placeholder_is_dropped():
     assert own_title(placeholder_title("/data/corpus.jsonl", "17"), source) == ""
     assert own_title("corpus 18", source) == "corpus 18"  # another record's: a real title
     assert own_title("corpus 17", "/data/corpus 17.txt") == "corpus 17"  # a whole file's
+
+
+def test_a_citation_shows_the_placeholder_the_reader_drops():
+    source = record_source("/data/corpus.jsonl", "17")
+    assert shown_title(own_title("corpus 17", source), source) == "corpus 17"
+    assert shown_title("Marta Velik", source) == "Marta Velik"
+    assert shown_title("", "/data/notes.txt") == ""

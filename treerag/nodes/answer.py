@@ -19,6 +19,7 @@ from treerag.reasoning.reading import answering, title_of
 from treerag.reasoning.wording import judges_failed, model_failed
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
+from treerag.text import shown_title
 
 SUPPORT_PER_CHUNK = 2
 
@@ -223,7 +224,13 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     text, order = renumber(text, [e.n for e in evidence])
     by_n = {e.n: e for e in evidence}
     citations = [
-        {"n": n, "chunk_id": e.chunk_id, "source": e.source, "title": e.title, "depth": e.depth}
+        {
+            "n": n,
+            "chunk_id": e.chunk_id,
+            "source": e.source,
+            "title": shown_title(e.title, e.source),  # the reader's title is "" for a record's
+            "depth": e.depth,
+        }
         for n, e in enumerate((by_n[old] for old in order), 1)
     ]
     calls = state.get("llm_calls", 0) + answered

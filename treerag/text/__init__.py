@@ -33,6 +33,7 @@ from treerag.text.sources import (
     own_title,
     placeholder_title,
     record_source,
+    shown_title,
     source_file,
     source_record,
 )
@@ -66,6 +67,7 @@ __all__ = [
     "own_title",
     "placeholder_title",
     "record_source",
+    "shown_title",
     "script_of_text",
     "source_file",
     "source_record",

@@ -48,3 +48,11 @@ def own_title(title: str, source: str) -> str:
         if title == placeholder_title(file, record):
             return ""
     return title
+
+
+def shown_title(title: str, source: str) -> str:
+    """The title a citation shows: the document's own, else a record's `placeholder_title`."""
+    if title or RECORD_MARK not in source:
+        return title
+    file, record = source.split(RECORD_MARK, 1)
+    return placeholder_title(file, record)
