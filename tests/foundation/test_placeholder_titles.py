@@ -3,7 +3,7 @@
 import json
 
 from treerag.ingest.loaders import load
-from treerag.reasoning.reading import names_subject, title_of
+from treerag.reasoning.reading import title_of
 from treerag.text import own_title, placeholder_title, record_source, shown_title
 
 
@@ -12,13 +12,16 @@ def test_a_record_without_a_title_is_listed_by_its_file_and_id_but_names_no_subj
     rows = [
         {"id": "r1", "text": "She was born in 1871 in the town of Orlenburg."},
         {"id": "r2", "title": "Marta Velik", "text": "She was born in 1871 in Orlenburg."},
+        {"id": "r3", "title": "", "text": "He was born in Kalvik."},
     ]
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
-    untitled, titled = load(path)
+    untitled, titled, empty = load(path)
     assert untitled.title == "notes r1"  # what lists and citations show
     chunk = {"title": untitled.title, "source": untitled.source, "text": untitled.text}
     assert title_of(chunk) == ""
-    assert names_subject("Where was notes r1 born?", title_of(chunk), chunk["text"]) == ""
+    # An empty title is no title: the placeholder is not written into the text either.
+    assert empty.text == "He was born in Kalvik."
+    assert title_of({"title": empty.title, "source": empty.source}) == ""
     named = {"title": titled.title, "source": titled.source, "text": titled.text}
     assert title_of(named) == "Marta Velik"
 
@@ -28,6 +31,10 @@ def test_only_the_loaders_own_placeholder_is_dropped():
     assert own_title(placeholder_title("/data/corpus.jsonl", "17"), source) == ""
     assert own_title("corpus 18", source) == "corpus 18"  # another record's: a real title
     assert own_title("corpus 17", "/data/corpus 17.txt") == "corpus 17"  # a whole file's
+    # A path or a record id may hold "#".
+    hashed = record_source("/data/C#/corpus.jsonl", "17")
+    assert own_title(placeholder_title("/data/C#/corpus.jsonl", "17"), hashed) == ""
+    assert shown_title("", hashed) == "corpus 17"
 
 
 def test_a_citation_shows_the_placeholder_the_reader_drops():

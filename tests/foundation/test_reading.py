@@ -3,7 +3,9 @@
 import pytest
 
 from treerag.reasoning.reading import (
+    _adds_a_name,
     answering,
+    names_kind,
     read_question,
     relation_share,
     statements,
@@ -168,8 +170,11 @@ def test_a_code_s_digits_are_no_quantity():
     question = "墜毀的MU5735航班上有多少人"
     assert answering(question, "", "我們對 #MU5735 航班的墜毀深感震驚與悲痛。") is None
     # Nor is a time of day.
-    clock = "東航MU5735航班下午1點多從昆明起飛，2點20分高度急劇下降，最後墜毀在廣西。"
+    clock = "東航MU5735航班下午1點多從昆明起飛，2點 20分高度急劇下降，最後墜毀在廣西。"
     assert answering(question, "", clock) is None
+    # 点 is also a measure word: "3点建议" counts three.
+    found = answering("会议一共提出了多少建议", "", "会议一共提出了3点建议。")
+    assert found is not None and found.filler == "3"
     found = answering(question, "", "墜毀的MU5735航班上載有132人。")
     assert found is not None and found.filler == "132"
 
@@ -179,6 +184,9 @@ def test_a_name_that_is_the_question_s_word_and_a_common_word_answers_nothing():
     assert answering(question, "", "北京冬奧會和冬殘奧會的吉祥物極具深意。") is None
     found = answering(question, "", "北京冬殘奧會吉祥物由曹雪設計。")
     assert found is not None and found.filler == "曹雪"
+    # What is left may be a name the dictionary knows: 北京 of "首都北京".
+    assert _adds_a_name("首都北京", {"中国", "首都"})
+    assert not _adds_a_name("吉祥物极具", {"北京", "残奥会", "吉祥物"})
 
 
 def test_a_chinese_name_is_of_the_asked_for_kind_when_it_ends_with_it():
@@ -186,3 +194,4 @@ def test_a_chinese_name_is_of_the_asked_for_kind_when_it_ends_with_it():
     assert answering(question, "", "據國家電影局數據統計，2022春節檔總票房突破45億。") is None
     found = answering(question, "", "2022春節檔票房冠軍是電影《長津湖之水門橋》。")
     assert found is not None and found.filler == "长津湖之水门桥"
+    assert names_kind("盐河（美国）", "河")  # a disambiguator is no part of the name

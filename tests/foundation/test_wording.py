@@ -59,6 +59,10 @@ def test_a_question_written_alike_in_both_scripts_is_answered_in_the_documents_s
     assert not_found(question, traditional).startswith("在已匯入的文件中")
     # A question that tells its script keeps it, whatever the documents are written in.
     assert label("上海2021年的GDP是多少？請回答", "全年GDP超过4万亿。") == "[離線摘錄回答]"
-    assert framed("周怀远", "1940年，他在渡口縣創辦了畫社。", "誰創辦了畫社") == (
+    # The name before a quote follows the quote's script when the question tells none.
+    assert framed("周怀远", "1940年，他在渡口縣創辦了畫社。", "他在哪一年去了上海") == (
         "周懷遠：「1940年，他在渡口縣創辦了畫社。」"
+    )
+    assert framed("周懷遠", "1940年，他在渡口县创办了画社。", "他在哪一年去了上海") == (
+        "周怀远：「1940年，他在渡口县创办了画社。」"
     )

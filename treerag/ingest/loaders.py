@@ -244,14 +244,14 @@ def _load_json(path: Path, source: str, keys: JsonFields, problems: list[str]) -
                 "(choose the field with --json-text)"
             )
         rid = str(record.get(keys.id, where))
-        title = str(record.get(keys.title) or placeholder_title(str(path), rid))
+        title = str(record.get(keys.title) or placeholder_title(source, rid))
         extra = {
             k: v
             for k, v in record.items()
             if k not in (keys.text, keys.title, keys.id) and isinstance(v, (str, int, float, bool))
         }
         text = record[keys.text]
-        if keys.title in record and not text.lstrip().startswith(title):
+        if record.get(keys.title) and not text.lstrip().startswith(title):
             # A record's title is often the only place its subject is named: index it too.
             text = f"{title}\n{text}"
         yield Section(record_source(source, rid), title, text, "text", {"record_id": rid, **extra})

@@ -42,9 +42,12 @@ def rank_evidence(
     sub-runs' finds are ordered by reciprocal rank fusion (Cormack et al., 2009: the sum of
     1 / (60 + rank) over the ranked lists an item appears in) of this run's retrieval list,
     each sub-run's ranked evidence, the latter counted from the rank of the chunk that
-    caused it, and the anchor list (`named.anchored`): the chunks whose document the question
-    names, each followed by the chunks the graph linked from it in one step. Ties go to the
-    shallower item. A chunk found by several runs, or named by the question, rises.
+    caused it when the sub-run judged one of its chunks sufficient, else from the end of this
+    run's list (a sub-run that found only partial evidence ranks below this run's own
+    chunks; two such sub-runs' finds tie and keep the chunks' order), and the anchor list
+    (`named.anchored`): the chunks whose document the question names, each followed by the
+    chunks the graph linked from it in one step. Ties go to the shallower item. A chunk found
+    by several runs, or named by the question, rises.
     """
     items: dict[str, dict[str, Any]] = {}
     fused: dict[str, float] = {}

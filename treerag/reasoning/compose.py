@@ -48,7 +48,7 @@ from treerag.reasoning.reading import (
     title_of,
 )
 from treerag.reasoning.text import squash
-from treerag.text import canonical
+from treerag.text import canonical, shown_title
 
 
 def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
@@ -206,7 +206,8 @@ def held_chain(question: str, chunks: Sequence[Mapping[str, Any]]) -> str:
         for n, c in enumerate(useful, 1)
     ]
     quotes = chain(question, items)
-    return " → ".join(reversed([items[n - 1].title for n in dict.fromkeys(q.n for q in quotes)]))
+    held = [items[n - 1] for n in dict.fromkeys(q.n for q in quotes)]
+    return " → ".join(reversed([shown_title(i.title, i.source) for i in held]))
 
 
 def held_sides(question: str, chunks: Sequence[Mapping[str, Any]]) -> str:

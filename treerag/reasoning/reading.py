@@ -90,9 +90,7 @@ _MONTH = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b"
 )
-_DATE = re.compile(
-    r"\d{1,4}(?=\s*[年月日号])|(?<=\d[点时])\s*\d{1,2}(?=\s*分)|\d{1,2}(?=\s*[点时])"
-)
+_DATE = re.compile(r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*[点时]\s*(?:\d{1,2}\s*分|半|整|多|许)")
 """A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
 question does not ask it."""
 _NUMBER = re.compile(
@@ -430,17 +428,24 @@ def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
 
     The segmenter can join a question's word to the common word after it ("吉祥物极具" of
     "…的吉祥物极具深意", asked "…吉祥物是谁"): what is left once the question's words are taken
-    out must not be one word of the segmenter's dictionary (极具), as a new name (雪容融) is not.
+    out must be a name: a word the segmenter's dictionary lacks (雪容融) or tags as a name
+    (北京, of "首都北京"), not a common word (极具).
     """
     rest = name
-    for term in asked_terms:
+    for term in sorted(asked_terms, key=lambda t: (-len(t), t)):  # longest first, every run
         if HAN_CHAR.search(term):
             rest = rest.replace(term, "")
     if rest == name:
         return True
     from treerag.segment import jieba
 
-    return bool(HAN_CHAR.search(rest)) and not jieba().dt.FREQ.get(rest)
+    if not HAN_CHAR.search(rest):
+        return False
+    if not jieba().dt.FREQ.get(rest):
+        return True
+    from jieba import posseg  # the part-of-speech table: a dictionary word may be a name (北京)
+
+    return str(posseg.dt.word_tag_tab.get(rest, "")).startswith(("nr", "ns", "nt", "nz"))
 
 
 def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
@@ -460,7 +465,7 @@ def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
         dates = [m.group() for m in (*_YEAR.finditer(folded), *_MONTH.finditer(folded))]
         return next((d for d in dates if d not in asked), "")
     if reading.kind == "number":
-        in_dates = {m.start() for m in _DATE.finditer(folded)}
+        in_dates = {i for m in _DATE.finditer(folded) for i in range(m.start(), m.end())}
         return next(
             (
                 m.group()
@@ -764,5 +769,5 @@ def names_kind(name: str, head: str) -> bool:
         return False
     folded = fold(name)
     if HAN_CHAR.search(head):
-        return folded.rstrip("》」”\"'").endswith(head)
+        return _DISAMBIGUATOR.sub("", folded).rstrip("》」”\"'").endswith(head)
     return re.search(rf"\b{re.escape(stem(head))}", folded) is not None

@@ -3,8 +3,10 @@
 Everything treerag itself writes into an answer (the offline label, "could not find", the
 note that a model failed) is said in the language of the question, and a Chinese question
 gets it in its own script: Traditional characters for a Traditional question, Simplified for
-a Simplified one; a question written the same in both scripts ("上海2021年的GDP是多少")
-gets the script of the documents that answer it. Quoted document sentences are never
+a Simplified one. For a question written the same in both scripts ("上海2021年的GDP是多少")
+the offline answer's label, its "could not find" and the names it frames quotes with take the
+script of the documents that answer it; the other sentences (a model's failure, follow-ups)
+keep the question's, read as Simplified. Quoted document sentences are never
 converted: a citation quotes what the document says, as it says it.
 
 A text's script is read from the characters that tell the two apart: a character that

@@ -38,15 +38,18 @@ def placeholder_title(file: str, record: str) -> str:
     It names no subject: a reader that takes a document's title for what its sentences are
     about (`own_title`) must not read "She was born…" as about "corpus 17".
     """
-    return f"{PurePath(source_file(file)).stem} {record}"
+    return f"{PurePath(file).stem} {record}"
+
+
+def _splits(source: str) -> list[tuple[str, str]]:
+    """Every (file, record) a source `<file>#<record>` can be read as: either may hold `#`."""
+    return [(source[:i], source[i + 1 :]) for i, ch in enumerate(source) if ch == RECORD_MARK]
 
 
 def own_title(title: str, source: str) -> str:
     """A chunk's title when its document has one of its own, "" for a `placeholder_title`."""
-    if RECORD_MARK in source:
-        file, record = source.split(RECORD_MARK, 1)
-        if title == placeholder_title(file, record):
-            return ""
+    if any(title == placeholder_title(f, r) for f, r in _splits(source)):
+        return ""
     return title
 
 
@@ -54,5 +57,5 @@ def shown_title(title: str, source: str) -> str:
     """The title a citation shows: the document's own, else a record's `placeholder_title`."""
     if title or RECORD_MARK not in source:
         return title
-    file, record = source.split(RECORD_MARK, 1)
+    file, record = source.rsplit(RECORD_MARK, 1)  # a record id seldom holds "#"; a path may
     return placeholder_title(file, record)
