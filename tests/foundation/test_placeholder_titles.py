@@ -3,7 +3,7 @@
 import json
 
 from treerag.ingest.loaders import load
-from treerag.reasoning.reading import title_of
+from treerag.reasoning.named import title_of
 from treerag.text import own_title, placeholder_title, record_source, shown_title
 
 

@@ -14,8 +14,8 @@ from treerag.reasoning import EvidenceItem, get_reasoner, offline_reasoner
 from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.marks import renumber
-from treerag.reasoning.named import anchored
-from treerag.reasoning.reading import answering, title_of
+from treerag.reasoning.named import anchored, title_of
+from treerag.reasoning.reading import answering
 from treerag.reasoning.wording import judges_failed, model_failed
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState

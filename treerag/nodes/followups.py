@@ -27,9 +27,9 @@ from typing import Any
 from langgraph.types import Send
 
 from treerag.reasoning.base import Reasoner
-from treerag.reasoning.named import names_title
+from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import is_new
-from treerag.reasoning.reading import names_entity, subjects, title_of
+from treerag.reasoning.reading import names_entity, subjects
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 Why = dict[str, str]

@@ -12,8 +12,7 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit, time_left
 from treerag.reasoning import Judgement, Reasoner, get_reasoner, offline_reasoner
 from treerag.reasoning.judge_cache import JudgeCache, judge_cache_lease
-from treerag.reasoning.named import linked_from
-from treerag.reasoning.reading import title_of
+from treerag.reasoning.named import linked_from, title_of
 from treerag.state import ChunkRecord, JudgeTask, RagState, calls_left, grant_judges
 
 MODEL_FAILED = "the chat model failed"

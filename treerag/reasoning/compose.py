@@ -34,7 +34,7 @@ from typing import Any
 
 from treerag.reasoning.base import EvidenceItem, Quote
 from treerag.reasoning.comparison import decide
-from treerag.reasoning.named import names_title
+from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import compares
 from treerag.reasoning.reading import (
     answering,
@@ -45,7 +45,6 @@ from treerag.reasoning.reading import (
     read_question,
     relation_share,
     statements,
-    title_of,
 )
 from treerag.reasoning.text import squash
 from treerag.text import canonical, shown_title

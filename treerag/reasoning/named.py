@@ -81,11 +81,11 @@ def links(source: Mapping[str, Any], chunk: Mapping[str, Any]) -> bool:
     `source`'s text names `chunk`'s document (a hyperlink, however the chunk was found). A
     knowledge-graph path's find does not: the path's relation need not be the one asked.
     """
-    title = _title(source)
+    title = title_of(source)
     graph_step = (chunk.get("found_by") or {}).get("kind") == "graph"
     if title and graph_step and linked_from(chunk) == title:
         return True
-    return chunk is not source and names_title(source.get("text", ""), _title(chunk))
+    return chunk is not source and names_title(source.get("text", ""), title_of(chunk))
 
 
 def anchored(question: str, chunks: Sequence[Mapping[str, Any]]) -> list[str]:
@@ -96,11 +96,11 @@ def anchored(question: str, chunks: Sequence[Mapping[str, Any]]) -> list[str]:
     """
     out: list[str] = []
     for chunk in chunks:
-        if names_title(question, _title(chunk)):
+        if names_title(question, title_of(chunk)):
             out += [chunk["chunk_id"], *(c["chunk_id"] for c in chunks if links(chunk, c))]
     return list(dict.fromkeys(out))
 
 
-def _title(chunk: Mapping[str, Any]) -> str:
-    """The chunk's own document title, "" for a record's placeholder (`text.own_title`)."""
+def title_of(chunk: Mapping[str, Any]) -> str:
+    """The chunk's document title when it is the document's own (`text.own_title`), else ""."""
     return own_title(chunk.get("title", ""), chunk.get("source", ""))

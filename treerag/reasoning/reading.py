@@ -38,7 +38,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
-from treerag.reasoning.named import MIN_NAME_CHARS, names_in, names_title
+from treerag.reasoning.named import MIN_NAME_CHARS, names_in, names_title, title_of
 from treerag.reasoning.questions import asks_several, proper, slot
 from treerag.reasoning.text import (
     blocks,
@@ -56,7 +56,6 @@ from treerag.text import (
     fold,
     fold_cased,
     han_count,
-    own_title,
     proper_names,
 )
 
@@ -387,11 +386,6 @@ def described(sentence: str, head: str, subject: str = "") -> bool:
         return True
     named = re.search(rf"\b{re.escape(stem(head))}", fold(subject)) is not None
     return named and re.search(rf"\bthe\s+{re.escape(head)}\b", folded) is not None
-
-
-def title_of(chunk: Mapping[str, Any]) -> str:
-    """The chunk's document title when it is the document's own (`text.own_title`), else ""."""
-    return own_title(chunk.get("title", ""), chunk.get("source", ""))
 
 
 def names_entity(question: str, chunk: Mapping[str, Any]) -> bool:
