@@ -6,10 +6,12 @@ The chain is read from the judged evidence with the judge's own reading rules
 0. **A comparison is decided.** When the question compares the documents it names and the
    run holds them, the verdict or the side chosen, framing the sentences it rests on
    (`comparison.decide`).
-1. **One chunk answers.** A sentence of this run's own evidence that answers the question
-   (`reading.answering`), followed by the sentence of the same chunk that ties the chunk's
-   subject to the question's entity when the answer needs one; else the sentence a model
-   judge quoted for a chunk it judged sufficient.
+1. **One chunk answers.** A sentence of the evidence that answers the question
+   (`reading.answerings`), this run's own chunks before its sub-runs' finds; of several, the
+   one whose answer the most chunks answer with (`corroborated`). It is followed by the
+   sentence of the same chunk that ties the chunk's subject to the question's entity when
+   the answer needs one. Failing one, the sentence a model judge quoted for a chunk it
+   judged sufficient.
 2. **A follow-up was answered.** For a partial chunk (its follow-up asked about the bridge
    entity it names), the follow-up's answer: the sub-run's own chain (its answer sentences,
    carried up as they are and cited with this run's numbers: `EvidenceItem.chain`), or a
@@ -37,8 +39,10 @@ from treerag.reasoning.comparison import decide
 from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import compares
 from treerag.reasoning.reading import (
+    Answering,
     answering,
     answering_across,
+    answerings,
     fold,
     names_entity,
     names_subject,
@@ -66,11 +70,17 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
     decided = decide(question, own)
     if decided:
         return decided
-    for item in [*own, *(e for e in useful if e.depth > depth)]:
-        found = answering(question, item.title, item.text)
-        if found is not None:
-            bridge = [Quote(item.n, found.bridge)] if found.bridge else []
-            return [Quote(item.n, found.sentence, found.subject), *bridge]
+    answered = corroborated(
+        [
+            (item, found)
+            for item in [*own, *(e for e in useful if e.depth > depth)]
+            for found in answerings(question, item.title, item.text)
+        ],
+    )
+    if answered is not None:
+        item, found = answered
+        bridge = [Quote(item.n, found.bridge)] if found.bridge else []
+        return [Quote(item.n, found.sentence, found.subject), *bridge]
     for item in own:
         # A model judge's own pick: the sentence its "sufficient" rests on, quoted as written.
         if item.score == 2 and item.quote and squash(item.quote) in squash(item.text):
@@ -83,6 +93,33 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
             tie = bridge_sentence(question, item)
             return _unique([*answer, *([Quote(item.n, tie)] if tie else [])])
     return across(question, useful) or sides(question, own)
+
+
+def corroborated(
+    found: Sequence[tuple[EvidenceItem, Answering]],
+) -> tuple[EvidenceItem, Answering] | None:
+    """Of the sentences that answer, the one whose answer the most chunks answer with.
+
+    Each chunk votes once for every candidate its answering sentences hold
+    (`Answering.candidates`); a sentence is as strong as its best-voted candidate, and ties go
+    to the first in evidence order. Strength-based re-ranking (Wang et al., 2018, "Evidence
+    Aggregation for Answer Re-Ranking in Open-Domain Question Answering", ICLR): an answer
+    several passages state is more likely right than one a single passage states. News text
+    states the figure asked for in several reports and a forecast or a quarter's figure in
+    one: "全年营收为631亿美元" in three chunks outvotes "全年营收743.4亿美元的预测" in one.
+    """
+    if not found:
+        return None
+    votes: dict[str, set[str]] = {}
+    for item, answer in found:
+        for value in answer.candidates or (answer.filler,):
+            votes.setdefault(canonical(value), set()).add(item.chunk_id)
+
+    def strength(answer: Answering) -> int:
+        return max(len(votes[canonical(v)]) for v in answer.candidates or (answer.filler,))
+
+    best = max(range(len(found)), key=lambda i: (strength(found[i][1]), -i))
+    return found[best]
 
 
 def across(question: str, useful: Sequence[EvidenceItem]) -> list[Quote]:

@@ -33,7 +33,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
@@ -415,6 +415,9 @@ class Answering:
     answering sentence is about the subject only (a chain inside one chunk)."""
     subject: str = ""
     """The document's subject when the answer is the sentence's pronoun ("he founded…")."""
+    candidates: tuple[str, ...] = ()
+    """Every candidate of the asked-for kind the sentence holds (`candidates`), `filler` among
+    them where it is one."""
 
 
 def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
@@ -445,56 +448,62 @@ def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
 def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
     """The candidate of the asked-for kind a sentence holds that the question lacks, or "".
 
-    time: a year, a date or a month; number: a number; person / place / thing: a name the
-    question does not give (`treerag.text.proper_names`, `READING`), or `subject` (a
-    pronoun-led sentence's subject); "which X" needs X in the sentence. A thing asked with
-    no noun ("What was built in 1788?") may be a common word the question lacks ("water
-    mill").
+    The first of `candidates`; failing one, a thing asked with no noun ("What was built in
+    1788?") may be a common word the question lacks ("water mill").
+    """
+    found = candidates(reading, sentence, subject)
+    if found:
+        return found[0]
+    if reading.kind == "thing" and not reading.head:
+        asked_terms = set(reading.terms)
+        new = [t for t in content_terms(fold(sentence)) if t not in asked_terms and not t.isdigit()]
+        return new[0] if new else ""
+    return ""
+
+
+def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> list[str]:
+    """The candidates of the asked-for kind a sentence holds that the question lacks, best first.
+
+    time: years, dates and months; number: numbers outside dates and times of day; person /
+    place / thing: names the question does not give (`treerag.text.proper_names`,
+    `READING`), or `subject` (a pronoun-led sentence's subject), those that say the asked-for
+    kind first ("which X" needs X in the sentence).
     """
     folded = fold(sentence)
     asked = reading.folded
     if reading.kind == "yesno":
-        return ""
+        return []
     if reading.kind == "time":
         dates = [m.group() for m in (*_YEAR.finditer(folded), *_MONTH.finditer(folded))]
-        return next((d for d in dates if d not in asked), "")
+        return [d for d in dates if d not in asked]
     if reading.kind == "number":
         in_dates = {i for m in _DATE.finditer(folded) for i in range(m.start(), m.end())}
-        return next(
-            (
-                m.group()
-                for m in _NUMBER.finditer(folded)
-                if m.group() not in asked and m.start() not in in_dates
-            ),
-            "",
-        )
+        return [
+            m.group()
+            for m in _NUMBER.finditer(folded)
+            if m.group() not in asked and m.start() not in in_dates
+        ]
     if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
-        return _object_of(reading, sentence)
+        found = _object_of(reading, sentence)
+        return [found] if found else []
     asked_terms = set(reading.terms)
-    candidates = [
-        n for n in proper_names(fold_cased(sentence), READING) if _adds_a_name(n, asked_terms)
-    ]
+    names = [n for n in proper_names(fold_cased(sentence), READING) if _adds_a_name(n, asked_terms)]
     if reading.kind == "thing":
         # A title in quotation marks names a work whole ("《长津湖之水门桥》", "the sitcom
         # "Mad About You""), where segmentation and capitals cut it up.
-        candidates = [*_TITLED.findall(fold_cased(sentence)), *candidates]
+        names = [*_TITLED.findall(fold_cased(sentence)), *names]
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
-        candidates = [subject, *candidates] if reading.kind == "person" else [*candidates, subject]
+        names = [subject, *names] if reading.kind == "person" else [*names, subject]
     fresh = [
         name
-        for name in candidates
+        for name in names
         if canonical(name) not in canonical(asked)
         and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
     ]
     if reading.head:
         fresh.sort(key=lambda n: not names_kind(n, reading.head))
-    if fresh:
-        return fresh[0]
-    if reading.kind == "thing" and not reading.head:
-        new = [t for t in content_terms(folded) if t not in asked_terms and not t.isdigit()]
-        return new[0] if new else ""
-    return ""
+    return fresh
 
 
 _TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
@@ -537,27 +546,39 @@ def answering(question: str, title: str, text: str) -> Answering | None:
     chunk holds the rest: "全年城镇新增就业1269万人" in a chunk about 2021年中国经济数据
     answers "2021年中国城镇新增就业了多少人".
     """
+    return next(answerings(question, title, text), None)
+
+
+def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
+    """Every sentence of a chunk that answers the question, in `answering`'s order (lazily).
+
+    Sentences answering alone first, then those with a bridge, then (a quantity) those
+    with the chunk's scope; each sentence once.
+    """
     reading = read_question(question)
     if reading.kind == "yesno" or reading.several:
-        return None
+        return
     view = _ChunkView.read(reading, question, title, text)
     if view is None or not _numbers_held(reading, fold(f"{title} {text}")):
-        return None
+        return
     passes = [(False, False), (True, False)]
     if reading.kind == "number":
         passes.append((False, True))
-    common: Answering | None = None
+    common: list[Answering] = []
+    seen: set[str] = set()
     for chained, scoped in passes:
         for sentence in view.said:
-            found = _answers(view, sentence, chained, scoped)
+            found = None if sentence in seen else _answers(view, sentence, chained, scoped)
             if found is None:
                 continue
+            seen.add(sentence)
             if reading.kind != "thing" or reading.head or _named(found):
-                return found
-            # A thing asked with no noun is a name where one answers ("…票房冠军" is a
-            # film, not "14.75亿元" of "首日票房达到…"); a common word only failing that.
-            common = common or found
-    return common
+                yield found
+            else:
+                # A thing asked with no noun is a name where one answers ("…票房冠军" is a
+                # film, not "14.75亿元" of "首日票房达到…"); a common word only failing that.
+                common.append(found)
+    yield from common
 
 
 def _named(found: Answering) -> bool:
@@ -680,7 +701,8 @@ def _answers(
     led = view.own if by_pronoun and not view.subject else ""
     if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
         led = ""  # "Its water mill…": the subject owns the answer, it is not it
-    found = filler(reading, sentence, led)
+    options = tuple(candidates(reading, sentence, led))
+    found = options[0] if options else filler(reading, sentence, led)
     if not found:
         return None
     folded = fold(sentence)
@@ -705,11 +727,11 @@ def _answers(
         share = 1.0 if held else 0.0
     subject = led if found == led else ""
     if not chained:
-        return Answering(sentence, found, "", subject) if share >= needed else None
+        return Answering(sentence, found, "", subject, options) if share >= needed else None
     for bridge in (b for b in view.naming if b != sentence):
         joint = relation_share(reading, f"{fold(bridge)} {folded}")
         if joint >= needed and joint > share:
-            return Answering(sentence, found, bridge, subject)
+            return Answering(sentence, found, bridge, subject, options)
     return None
 
 
