@@ -4,9 +4,9 @@ Made-up reports in both scripts and English: a forecast or a quarter's figure in
 the year's figure in several.
 """
 
+from treerag.reasoning.answering import answering, answerings
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.compose import chain
-from treerag.reasoning.reading import answering, answerings
 
 
 def item(n: int, text: str, title: str = "") -> EvidenceItem:

@@ -2,9 +2,8 @@
 
 import pytest
 
+from treerag.reasoning.answering import _adds_a_name, answering
 from treerag.reasoning.reading import (
-    _adds_a_name,
-    answering,
     names_kind,
     read_question,
     relation_share,

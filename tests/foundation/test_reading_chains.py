@@ -1,11 +1,12 @@
 """Reading rules for multi-hop and comparison questions: chains across chunks, comparisons,
 the asked-for thing after its verb, relative clauses. Made-up documents, both languages."""
 
+from treerag.reasoning.answering import answering, answering_across
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.comparison import decide
 from treerag.reasoning.compose import across, chain
 from treerag.reasoning.questions import slot
-from treerag.reasoning.reading import answering, answering_across, read_question
+from treerag.reasoning.reading import read_question
 
 
 def item(n: int, title: str, text: str, score: int = 1) -> EvidenceItem:

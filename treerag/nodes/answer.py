@@ -11,11 +11,11 @@ from treerag.context import Context
 from treerag.nodes.common import context_of, emit, time_left
 from treerag.nodes.judge import MODEL_FAILED
 from treerag.reasoning import EvidenceItem, get_reasoner, offline_reasoner
+from treerag.reasoning.answering import answering
 from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored, title_of
-from treerag.reasoning.reading import answering
 from treerag.reasoning.wording import judges_failed, model_failed
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
@@ -191,7 +191,7 @@ def held_answer(
 ) -> ChunkRecord | None:
     """A chunk of this run that answers a partial chunk's follow-up no sub-run asked.
 
-    Judged irrelevant to the question, it answers the follow-up (`reading.answering`): the
+    Judged irrelevant to the question, it answers the follow-up (`answering.answering`): the
     run held the chain's next link.
     """
     followup = chunk.get("followup", "")

@@ -7,7 +7,7 @@ The chain is read from the judged evidence with the judge's own reading rules
    run holds them, the verdict or the side chosen, framing the sentences it rests on
    (`comparison.decide`).
 1. **One chunk answers.** A sentence of the evidence that answers the question
-   (`reading.answerings`), this run's own chunks before its sub-runs' finds; of several, the
+   (`answering.answerings`), this run's own chunks before its sub-runs' finds; of several, the
    one whose answer the most chunks answer with (`corroborated`). It is followed by the
    sentence of the same chunk that ties the chunk's subject to the question's entity when
    the answer needs one. Failing one, the sentence a model judge quoted for a chunk it
@@ -34,15 +34,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from treerag.reasoning.answering import Answering, answering, answering_across, answerings
 from treerag.reasoning.base import EvidenceItem, Quote
 from treerag.reasoning.comparison import decide
 from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import compares
 from treerag.reasoning.reading import (
-    Answering,
-    answering,
-    answering_across,
-    answerings,
     fold,
     names_entity,
     names_subject,
@@ -126,7 +123,7 @@ def across(question: str, useful: Sequence[EvidenceItem]) -> list[Quote]:
     """A chain held in two chunks: the last hop's sentence, then the bridge that names it.
 
     A chunk the question does not name answers through a sentence of another chunk about
-    the question's entity that names the first chunk's document (`reading.answering_across`):
+    the question's entity that names the first chunk's document (`answering.answering_across`):
     the tree often holds both hops at one level (the graph and the keyword tree bring the
     second hop in beside the first), where no sub-run is asked to find it.
     """

@@ -4,7 +4,7 @@ Rules (documented here because they decide what a user without an LLM sees):
 - judge: the chunk is read as a reader reads it (`reading`: one canonical form for script,
   width and case; a sentence belongs to its document's subject). Score 2 when one sentence
   answers the question: about the entity it names, holding its relation and a candidate of
-  the asked-for kind (`reading.answering`); the tree stops at a run with a 2. Score 1 when
+  the asked-for kind (`answering.answering`); the tree stops at a run with a 2. Score 1 when
   the chunk shares a term and coverage (share of the question's content terms the chunk
   holds, in the canonical form) >= partial_coverage, or the similarity (cosine of the
   question and the best sentence) >= partial_similarity; also when the question names the
@@ -38,6 +38,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from treerag.reasoning.answering import answering
 from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import held_chain, held_sides
@@ -53,7 +54,6 @@ from treerag.reasoning.questions import (
 )
 from treerag.reasoning.questions import followup as build_followup
 from treerag.reasoning.reading import (
-    answering,
     described,
     fold,
     names_kind,
@@ -214,7 +214,7 @@ class Features:
     subject: str = ""
     """What the chunk is about: its document's title or title line (`reading.subjects`)."""
     answer: str = ""
-    """The sentence that answers the question (`reading.answering`), "" when none does."""
+    """The sentence that answers the question (`answering.answering`), "" when none does."""
 
 
 def named_entity(question: str, title: str, text: str) -> str:

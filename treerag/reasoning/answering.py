@@ -1,0 +1,429 @@
+"""Which sentence of a chunk answers a question, read as a reader does (`reasoning.reading`).
+
+A sentence answers the question when it is about an entity the question names (any
+sentence, when the question names none), holds at least `RELATION_SHARE` of the relation
+and the relation term the question asks with ("directed" in "Who directed the film in
+which X made his debut?": `QuestionReading.asked`), and holds a candidate of the
+asked-for kind that the question lacks (`filler`). A name
+that says its kind ("the Salt River" for "which river") carries the relation itself. A yes/no
+question is never answered by one sentence: it compares; nor is a question that asks two
+things ("Who ground the lens, and where was he born?"): its clauses are answered in turn.
+
+When several sentences answer, `answerings` yields them all with the candidates each holds
+(`candidates`), for the answer to choose among (`compose.corroborated`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+
+from treerag.reasoning.named import names_in
+from treerag.reasoning.reading import (
+    RELATION_SHARE,
+    QuestionReading,
+    described,
+    fold,
+    names_kind,
+    names_subject,
+    pronoun_led,
+    read_question,
+    relation_share,
+    statements,
+    subjects,
+)
+from treerag.reasoning.text import content_terms, stem
+from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
+
+_POSSESSIVE_LEAD = re.compile(
+    r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
+    r"(?:his|her|its|their)\b|^[^。！？]{0,12}?[他她它]的",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)|\d{1,4}\s*[年月日]")
+_MONTH = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b"
+)
+_DATE = re.compile(r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*[点时]\s*(?:\d{1,2}\s*分|半|整|多|许)")
+"""A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
+question does not ask it."""
+_NUMBER = re.compile(
+    r"(?<![a-z\d])\d[\d,.]*(?:\s*%)?|[零一二三四五六七八九十百千万亿两]+[个人名位座次岁年件场辆亿万]"
+)
+"""A quantity: digits that do not continue a code (the 5735 of "mu5735" names a flight), or a
+Chinese numeral with its measure word."""
+
+
+@dataclass(frozen=True)
+class Answering:
+    """A sentence of a chunk that answers a question."""
+
+    sentence: str
+    """As the document writes it."""
+    filler: str
+    """The candidate of the asked-for kind it holds: "Brennholt", "1902"."""
+    bridge: str = ""
+    """The chunk's sentence that ties the chunk's subject to the question's entity, when the
+    answering sentence is about the subject only (a chain inside one chunk)."""
+    subject: str = ""
+    """The document's subject when the answer is the sentence's pronoun ("he founded…")."""
+    candidates: tuple[str, ...] = ()
+    """Every candidate of the asked-for kind the sentence holds (`candidates`), `filler` among
+    them where it is one."""
+
+
+def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
+    """Whether a Chinese name found in a sentence is more than the question's words.
+
+    The segmenter can join a question's word to the common word after it ("吉祥物极具" of
+    "…的吉祥物极具深意", asked "…吉祥物是谁"): what is left once the question's words are taken
+    out must be a name: a word the segmenter's dictionary lacks (雪容融) or tags as a name
+    (北京, of "首都北京"), not a common word (极具).
+    """
+    rest = name
+    for term in sorted(asked_terms, key=lambda t: (-len(t), t)):  # longest first, every run
+        if HAN_CHAR.search(term):
+            rest = rest.replace(term, "")
+    if rest == name:
+        return True
+    from treerag.segment import jieba
+
+    if not HAN_CHAR.search(rest):
+        return False
+    if not jieba().dt.FREQ.get(rest):
+        return True
+    from jieba import posseg  # the part-of-speech table: a dictionary word may be a name (北京)
+
+    return str(posseg.dt.word_tag_tab.get(rest, "")).startswith(("nr", "ns", "nt", "nz"))
+
+
+def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
+    """The candidate of the asked-for kind a sentence holds that the question lacks, or "".
+
+    The first of `candidates`; failing one, a thing asked with no noun ("What was built in
+    1788?") may be a common word the question lacks ("water mill").
+    """
+    found = candidates(reading, sentence, subject)
+    if found:
+        return found[0]
+    if reading.kind == "thing" and not reading.head:
+        asked_terms = set(reading.terms)
+        new = [t for t in content_terms(fold(sentence)) if t not in asked_terms and not t.isdigit()]
+        return new[0] if new else ""
+    return ""
+
+
+def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> list[str]:
+    """The candidates of the asked-for kind a sentence holds that the question lacks, best first.
+
+    time: years, dates and months; number: numbers outside dates and times of day; person /
+    place / thing: names the question does not give (`treerag.text.proper_names`,
+    `READING`), or `subject` (a pronoun-led sentence's subject), those that say the asked-for
+    kind first ("which X" needs X in the sentence).
+    """
+    folded = fold(sentence)
+    asked = reading.folded
+    if reading.kind == "yesno":
+        return []
+    if reading.kind == "time":
+        dates = [m.group() for m in (*_YEAR.finditer(folded), *_MONTH.finditer(folded))]
+        return [d for d in dates if d not in asked]
+    if reading.kind == "number":
+        in_dates = {i for m in _DATE.finditer(folded) for i in range(m.start(), m.end())}
+        return [
+            m.group()
+            for m in _NUMBER.finditer(folded)
+            if m.group() not in asked and m.start() not in in_dates
+        ]
+    if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
+        found = _object_of(reading, sentence)
+        return [found] if found else []
+    asked_terms = set(reading.terms)
+    names = [n for n in proper_names(fold_cased(sentence), READING) if _adds_a_name(n, asked_terms)]
+    if reading.kind == "thing":
+        # A title in quotation marks names a work whole ("《长津湖之水门桥》", "the sitcom
+        # "Mad About You""), where segmentation and capitals cut it up.
+        names = [*_TITLED.findall(fold_cased(sentence)), *names]
+    if subject:
+        # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
+        names = [subject, *names] if reading.kind == "person" else [*names, subject]
+    fresh = [
+        name
+        for name in names
+        if canonical(name) not in canonical(asked)
+        and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
+    ]
+    if reading.head:
+        fresh.sort(key=lambda n: not names_kind(n, reading.head))
+    return fresh
+
+
+_TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
+_OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:the\s+)?")
+
+
+def _object_of(reading: QuestionReading, sentence: str) -> str:
+    """The name right after the asked relation term and its preposition, or "".
+
+    "…developed by Studio 33", "…located in Canberra": a document seldom repeats the noun
+    of "what company" / "what city", but the name that follows the asked verb is what the
+    question asks for. Latin text only (a Chinese verb's object is not marked this way).
+    """
+    if not reading.asked or HAN_CHAR.search(reading.asked):
+        return ""
+    cased = fold_cased(sentence)
+    verb = re.search(rf"\b{re.escape(stem(reading.asked))}\w*", cased, re.IGNORECASE)
+    glue = _OBJECT_GLUE.match(cased, verb.end()) if verb else None
+    if glue is None:
+        return ""
+    rest = cased[glue.end() :]
+    first = next(iter(proper_names(rest, READING)), "")
+    fresh = first and canonical(first) not in canonical(reading.folded)
+    return first if fresh and rest.startswith(first) else ""
+
+
+def answering(question: str, title: str, text: str) -> Answering | None:
+    """The sentence of a chunk that answers the question (rules at the top), or None.
+
+    A sentence that answers alone comes first. A chunk can also hold a short chain: a
+    sentence naming the question's entity that describes the chunk's subject the way the
+    question does ("潮聲樂團…由陳慕言創辦" for "陳慕言創辦的樂團"), and another about that
+    subject with the rest of the relation and the answer ("樂團的首任指揮是許若蘭"). The
+    pair answers when together they hold the relation and the naming sentence adds some of
+    it; the naming sentence is the bridge. A number the question gives (a year) must be in
+    the chunk: "今年春节档" of another year does not answer "2022年春节档…".
+
+    A quantity needs the whole relation in its sentence, the question's numbers aside (the
+    chunk holds them). Failing that, a last pass takes a sentence holding most of it when the
+    chunk holds the rest: "全年城镇新增就业1269万人" in a chunk about 2021年中国经济数据
+    answers "2021年中国城镇新增就业了多少人".
+    """
+    return next(answerings(question, title, text), None)
+
+
+def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
+    """Every sentence of a chunk that answers the question, in `answering`'s order (lazily).
+
+    Sentences answering alone first, then those with a bridge, then (a quantity) those
+    with the chunk's scope; each sentence once.
+    """
+    reading = read_question(question)
+    if reading.kind == "yesno" or reading.several:
+        return
+    view = _ChunkView.read(reading, question, title, text)
+    if view is None or not _numbers_held(reading, fold(f"{title} {text}")):
+        return
+    passes = [(False, False), (True, False)]
+    if reading.kind == "number":
+        passes.append((False, True))
+    common: list[Answering] = []
+    seen: set[str] = set()
+    for chained, scoped in passes:
+        for sentence in view.said:
+            found = None if sentence in seen else _answers(view, sentence, chained, scoped)
+            if found is None:
+                continue
+            seen.add(sentence)
+            if reading.kind != "thing" or reading.head or _named(found):
+                yield found
+            else:
+                # A thing asked with no noun is a name where one answers ("…票房冠军" is a
+                # film, not "14.75亿元" of "首日票房达到…"); a common word only failing that.
+                common.append(found)
+    yield from common
+
+
+def _named(found: Answering) -> bool:
+    """Whether an answer's filler is a name or a quoted title of its sentence."""
+    cased = fold_cased(found.sentence)
+    return found.filler in (*_TITLED.findall(cased), *proper_names(cased, READING))
+
+
+def answering_across(
+    question: str, title: str, text: str, bridges: Sequence[str]
+) -> Answering | None:
+    """A sentence of a chunk the question does not name that answers it through a bridge.
+
+    The last hop of a chain held in two chunks: the question names X; a sentence of another
+    chunk (a bridge) ties X to this chunk's subject ("Irvine appears on the cover of Formula
+    One Arcade"); a sentence of this chunk, about its subject as every sentence of a
+    document is, holds what is asked and the asked-for thing ("Formula One Arcade is a
+    racing video game developed by Studio 33"). As in a chain inside one chunk, the pair
+    must hold the relation and the bridge must add some of it. `Answering.bridge` is the
+    bridge sentence used. None when the question names this chunk's subject (then
+    `answering` reads it) or asks yes/no or two things.
+    """
+    reading = read_question(question)
+    if reading.kind == "yesno" or reading.several or not bridges:
+        return None
+    own = next(iter(subjects(title, text)), "")
+    if not own or names_subject(question, title, text):
+        return None
+    view = _ChunkView(
+        # The bridge names the question's entities: their words are not relation here.
+        reading=reading.relation_in([*reading.entities, fold(own)]),
+        subject="",
+        own=own,
+        said=statements(text),
+        naming=list(bridges),
+        again=[],
+        whole=fold(f"{title} {text}"),
+    )
+    for sentence in view.said:
+        found = _answers(view, sentence, chained=True, across=True)
+        if found is not None:
+            return found
+    return None
+
+
+def _numbers_held(reading: QuestionReading, folded: str) -> bool:
+    """Whether a text holds every number the question gives (a year, a count)."""
+    return all(t in folded for t in reading.terms if t.isdigit())
+
+
+@dataclass(frozen=True)
+class _ChunkView:
+    """A chunk as `answering` reads it against one question."""
+
+    reading: QuestionReading
+    """The question's reading, its relation without the names this chunk gives."""
+    subject: str
+    """The chunk's subject when the question names it, else ""."""
+    own: str
+    """The chunk's subject (its title or title line), named or not."""
+    said: list[str]
+    naming: list[str]
+    """The sentences that name an entity of the question."""
+    again: list[str]
+    """The last words of the entities the chunk names ("lighthouse", 灯塔)."""
+    whole: str
+    """The chunk's title and text, canonical."""
+
+    @classmethod
+    def read(
+        cls, reading: QuestionReading, question: str, title: str, text: str
+    ) -> _ChunkView | None:
+        """Read the chunk; None when the question names someone and the chunk names none."""
+        subject = names_subject(question, title, text)
+        said = statements(text)
+        keys = [canonical(s) for s in said]
+        naming = [s for s, key in zip(said, keys, strict=True) if _names_any(reading, key)]
+        # "the lighthouse" after "Heyan Lighthouse", "Varga" after "Ilse Varga": the chunk
+        # names the entity, then refers to it by its last word.
+        named = [e for e in reading.entities if any(names_in(e, key) for key in keys)]
+        if reading.entities and not (named or subject):
+            return None
+        return cls(
+            reading=reading.relation_in([*named, *([fold(subject)] if subject else [])]),
+            subject=subject,
+            own=next(iter(subjects(title, text)), ""),
+            said=said,
+            naming=naming,
+            again=[w for e in named if (w := _last_word(e))],
+            whole=fold(f"{title} {text}"),
+        )
+
+    def about(self, sentence: str) -> bool:
+        """Whether a sentence is about what the question names (rules at the top)."""
+        return (
+            not self.reading.entities
+            or bool(self.subject)
+            or sentence in self.naming
+            or any(names_in(w, canonical(sentence)) for w in self.again)
+        )
+
+
+def _names_any(reading: QuestionReading, key: str) -> bool:
+    return any(names_in(e, key) for e in reading.entities)
+
+
+def _answers(
+    view: _ChunkView, sentence: str, chained: bool, scoped: bool = False, across: bool = False
+) -> Answering | None:
+    """Whether one sentence answers.
+
+    Alone, or with a bridge when `chained`; a quantity with the chunk's scope when `scoped`;
+    with a bridge from another chunk when `across` (`answering_across`).
+    """
+    reading = view.reading
+    about = view.about(sentence)
+    if about == chained and not across:
+        return None  # a sentence about the entity answers alone; one about the subject, chained
+    by_pronoun = pronoun_led(sentence) or described(sentence, reading.head, view.own)
+    led = view.own if by_pronoun and not view.subject else ""
+    if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
+        led = ""  # "Its water mill…": the subject owns the answer, it is not it
+    options = tuple(candidates(reading, sentence, led))
+    found = options[0] if options else filler(reading, sentence, led)
+    if not found:
+        return None
+    folded = fold(sentence)
+    # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
+    # says the relation itself: "Port Veyra lies on the Salt River" answers which river
+    # flows through it.
+    kind_named = bool(reading.head) and names_kind(found, reading.head)
+    if not kind_named and not _asks(reading, folded):
+        return None  # it must say what is asked ("directed", not only "made his debut")
+    # A quantity is the easiest thing to find in the wrong sentence: it needs the whole
+    # relation ("销量同比增长" is not "营业收入同比增长").
+    needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
+    quantity = reading.kind == "number" and not kind_named
+    scoped_year = HAN_CHAR.search(reading.folded) and _YEAR_SCOPE.search(reading.folded)
+    if scoped_year and reading.kind != "time" and _other_year(reading.folded, folded):
+        return None  # "2020年…出生率为8.52‰" does not answer "2021年…出生率"
+    share = relation_share(
+        _without_numbers(reading) if quantity or scoped_year else reading, folded
+    )
+    if quantity and scoped:  # most of it here, the rest in the chunk
+        held = share >= RELATION_SHARE and relation_share(reading, view.whole) >= 1.0
+        share = 1.0 if held else 0.0
+    subject = led if found == led else ""
+    if not chained:
+        return Answering(sentence, found, "", subject, options) if share >= needed else None
+    for bridge in (b for b in view.naming if b != sentence):
+        joint = relation_share(reading, f"{fold(bridge)} {folded}")
+        if joint >= needed and joint > share:
+            return Answering(sentence, found, bridge, subject, options)
+    return None
+
+
+_YEAR_SCOPE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s*年")
+"""A year a Chinese question gives ("2022年春节档…") scopes the topic: the chunk must hold
+it (`_numbers_held`), not the answering sentence, which news text writes as "今年"."""
+
+
+def _other_year(question: str, sentence: str) -> bool:
+    """Whether a sentence dates itself ("2020年…") with no year the question gives."""
+    given = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(question)}
+    said = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(sentence)}
+    return bool(said) and not said & given
+
+
+def _without_numbers(reading: QuestionReading) -> QuestionReading:
+    """The reading without the numbers the question gives (`_numbers_held` checks them)."""
+    return replace(reading, relation=tuple(t for t in reading.relation if not t.isdigit()))
+
+
+def _asks(reading: QuestionReading, folded: str) -> bool:
+    """Whether a text holds the relation the question asks with (`QuestionReading.asked`).
+
+    In a chain inside one chunk the answering sentence says what is asked ("He was born in
+    Vellby" for "Where was the founder of X born?"); the bridge says the description.
+    """
+    if not reading.asked:
+        return relation_share(reading, folded) > 0
+    single = replace(reading, relation=(reading.asked,))
+    return relation_share(single, folded) >= RELATION_SHARE
+
+
+def _last_word(entity: str) -> str:
+    """The word an entity is referred to by once named: its last ("lighthouse", 灯塔)."""
+    if HAN_CHAR.search(entity):
+        from treerag.segment import jieba
+
+        words = jieba().lcut(entity)
+        return words[-1] if len(words) > 1 and len(words[-1]) >= 2 else ""
+    words = entity.split()
+    return words[-1] if len(words) > 1 and len(words[-1]) >= 4 else ""
