@@ -58,3 +58,23 @@ def test_english_names_are_voted_for_too():
     again = "Orsk Press history\n\nThe Orsk Press was founded by Pavel Orsk, a printer."
     quotes = chain(question, [item(1, wrong), item(2, right), item(3, again)])
     assert quotes and "Pavel Orsk" in quotes[0].text
+
+
+def test_the_sentence_after_one_naming_the_entity_goes_on_with_it():
+    text = "2024年，青禾科技经营稳健。全年营收为705亿元，同比下降12%。"
+    found = answering(QUESTION, "", text)
+    assert found is not None and found.filler == "705"
+    assert found.bridge == "2024年，青禾科技经营稳健。"
+    # Two sentences further on, the topic has moved: no bridge adds the relation.
+    later = "2024年，青禾科技经营稳健。白鹭湾港口扩建完成。全年营收为705亿元，同比下降12%。"
+    assert answering(QUESTION, "", later) is None
+
+
+def test_a_titled_document_or_a_pronoun_keeps_the_topic_its_subjects():
+    # "He" after a sentence naming Marta Lind, in Tomas Brandt's document, is Tomas Brandt.
+    tomas = (
+        "Tomas Brandt was an engineer who worked with Marta Lind on the harbour bridge. "
+        "He was born in the port city of Vellby."
+    )
+    assert answering("Where was Marta Lind born?", "", tomas) is None
+    assert answering("Where was Marta Lind born?", "Tomas Brandt", tomas) is None

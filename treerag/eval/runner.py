@@ -174,6 +174,7 @@ async def run_naive(question: str, ctx: Context) -> Outcome:
     from treerag.models import get_embeddings
     from treerag.reasoning import EvidenceItem, get_reasoner
     from treerag.reasoning.compose import chain as compose_chain
+    from treerag.reasoning.named import title_of
     from treerag.retrievers.chunk_store import ChunkStore
     from treerag.retrievers.hybrid import from_context
 
@@ -183,7 +184,7 @@ async def run_naive(question: str, ctx: Context) -> Outcome:
         EvidenceItem(
             n=n,
             chunk_id=str(doc.id),
-            title=doc.metadata.get("title", ""),
+            title=title_of(doc.metadata),
             source=doc.metadata.get("source", ""),
             text=doc.page_content,
             score=1,

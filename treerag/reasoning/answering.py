@@ -8,6 +8,10 @@ asked-for kind that the question lacks (`filler`). A name
 that says its kind ("the Salt River" for "which river") carries the relation itself. A yes/no
 question is never answered by one sentence: it compares; nor is a question that asks two
 things ("Who ground the lens, and where was he born?"): its clauses are answered in turn.
+A sentence that does not name the entity answers with a bridge: a sentence of the chunk
+naming it that adds to the relation, or, in a chunk with no subject of its own (no title,
+no title line), the sentence right before it, whose topic a sentence not led by a pronoun
+goes on with ("2021年，上海经济总量实现突破。地区生产总值43214.85亿元…").
 
 When several sentences answer, `answerings` yields them all with the candidates each holds
 (`candidates`), for the answer to choose among (`compose.corroborated`).
@@ -382,9 +386,18 @@ def _answers(
     subject = led if found == led else ""
     if not chained:
         return Answering(sentence, found, "", subject, options) if share >= needed else None
+    # The sentence right before continues into this one: "2021年，上海经济总量实现突破。地区
+    # 生产总值43214.85亿元…" is Shanghai's figure, though the bridge adds no relation (the
+    # topic an utterance opens carries into the next: centering, Grosz, Joshi and Weinstein,
+    # 1995, Computational Linguistics 21(2)).
+    # In a document with a subject of its own, or after a pronoun ("He was born…" after a
+    # sentence naming Marta Lind, in Tomas Brandt's document), the topic is the subject's.
+    at = view.said.index(sentence)
+    goes_on = at and not across and not view.own and not pronoun_led(sentence)
+    before = view.said[at - 1] if goes_on else ""
     for bridge in (b for b in view.naming if b != sentence):
         joint = relation_share(reading, f"{fold(bridge)} {folded}")
-        if joint >= needed and joint > share:
+        if joint >= needed and (joint > share or bridge == before):
             return Answering(sentence, found, bridge, subject, options)
     return None
 
