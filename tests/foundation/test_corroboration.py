@@ -78,3 +78,16 @@ def test_a_titled_document_or_a_pronoun_keeps_the_topic_its_subjects():
     )
     assert answering("Where was Marta Lind born?", "", tomas) is None
     assert answering("Where was Marta Lind born?", "Tomas Brandt", tomas) is None
+
+
+def test_a_question_asking_no_relation_keeps_the_first_answer():
+    # "Who is X?" asks for a description: the names a later sentence holds are by the way.
+    question = "Who is Marta Lind?"
+    marta = (
+        "Marta Lind\n\nMarta Lind is a weaver from Aldmoor. "
+        "In 1890 she moved to Vellby, where she met Tomas Brandt."
+    )
+    harbour = "Harbour bridge\n\nMarta Lind and Tomas Brandt met in Vellby in 1890."
+    school = "Kessel school\n\nMarta Lind taught at the Kessel school in Vellby."
+    quotes = chain(question, [item(1, marta), item(2, harbour), item(3, school)])
+    assert quotes and quotes[0].text.startswith("Marta Lind is a weaver")

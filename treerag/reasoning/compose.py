@@ -68,6 +68,7 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
     if decided:
         return decided
     answered = corroborated(
+        question,
         [
             (item, found)
             for item in [*own, *(e for e in useful if e.depth > depth)]
@@ -93,7 +94,7 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
 
 
 def corroborated(
-    found: Sequence[tuple[EvidenceItem, Answering]],
+    question: str, found: Sequence[tuple[EvidenceItem, Answering]]
 ) -> tuple[EvidenceItem, Answering] | None:
     """Of the sentences that answer, the one whose answer the most chunks answer with.
 
@@ -104,9 +105,15 @@ def corroborated(
     several passages state is more likely right than one a single passage states. News text
     states the figure asked for in several reports and a forecast or a quarter's figure in
     one: "全年营收为631亿美元" in three chunks outvotes "全年营收743.4亿美元的预测" in one.
+
+    A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
+    description, not a value: its answering sentences hold names by the way (the places of
+    her life), and the first of them is kept.
     """
     if not found:
         return None
+    if not read_question(question).relation:
+        return found[0]
     votes: dict[str, set[str]] = {}
     for item, answer in found:
         for value in answer.candidates or (answer.filler,):
