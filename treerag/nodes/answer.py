@@ -209,6 +209,14 @@ def held_answer(
     )
 
 
+def _evidence_and_chain(
+    question: str, chunks: list[ChunkRecord], ctx: Context, depth: int
+) -> tuple[list[EvidenceItem], list[Quote]]:
+    """The numbered evidence (`build_evidence`) and the chain its answer quotes (`compose`)."""
+    evidence = build_evidence(chunks, ctx.answer_token_budget, depth)
+    return evidence, compose_chain(question, evidence)
+
+
 async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     """Answer from the judged evidence, citing it; say plainly when nothing was found."""
     await require_active()
@@ -220,8 +228,10 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         "depth": state.get("depth", 0),
     }
     emit("answer_started", **tree)
-    evidence = build_evidence(chunks, ctx.answer_token_budget, state.get("depth", 0))
-    quotes = compose_chain(state["question"], evidence)
+    # Reading is CPU work that may load the segmenter's tables: off the event loop.
+    evidence, quotes = await asyncio.to_thread(
+        _evidence_and_chain, state["question"], chunks, ctx, state.get("depth", 0)
+    )
     text, answered, problem = await write_answer(state, ctx, evidence, quotes)
     # Marks numbered 1, 2, … in order of first use, as the answer streamed (reasoning.marks).
     text, order = renumber(text, [e.n for e in evidence])

@@ -38,9 +38,11 @@ async def plan_followups(state: RagState, runtime: Runtime[Context]) -> dict:
     tree above them, hold the same chunk; a follow-up that finds nothing new is not asked.
     """
     ctx = context_of(runtime)
-    if reason := stop_reason(state, ctx.max_depth, get_reasoner(ctx)):
+    # Reading the chunks is CPU work that may load the segmenter's tables: off the event loop.
+    reasoner = get_reasoner(ctx)
+    if reason := await asyncio.to_thread(stop_reason, state, ctx.max_depth, reasoner):
         return _not_asked(state, {}, reason)
-    chosen, why = choose_followups(state, ctx)
+    chosen, why = await asyncio.to_thread(choose_followups, state, ctx)
     if not chosen:
         return _not_asked(state, why)
     questions, fetched = await asyncio.to_thread(fetch_subruns, ctx, state, chosen)
