@@ -4,7 +4,7 @@ A sentence answers the question when it is about an entity the question names (a
 sentence, when the question names none), holds at least `RELATION_SHARE` of the relation
 and the relation term the question asks with ("directed" in "Who directed the film in
 which X made his debut?": `QuestionReading.asked`), and holds a candidate of the
-asked-for kind that the question lacks (`filler`). A name
+asked-for kind that the question lacks (`candidates`). A name
 that says its kind ("the Salt River" for "which river") carries the relation itself. A yes/no
 question is never answered by one sentence: it compares; nor is a question that asks two
 things ("Who ground the lens, and where was he born?"): its clauses are answered in turn.
@@ -67,7 +67,9 @@ class Answering:
     sentence: str
     """As the document writes it."""
     filler: str
-    """The candidate of the asked-for kind it holds: "Brennholt", "1902"."""
+    """The candidate of the asked-for kind it holds: "Brennholt", "1902" (the first of
+    `candidates`; failing one, a thing asked with no noun ("What was built in 1788?") may be
+    a common word the question lacks: "water mill")."""
     bridge: str = ""
     """The chunk's sentence that ties the chunk's subject to the question's entity, when the
     answering sentence is about the subject only (a chain inside one chunk)."""
@@ -103,20 +105,13 @@ def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
     return str(posseg.dt.word_tag_tab.get(rest, "")).startswith(("nr", "ns", "nt", "nz"))
 
 
-def filler(reading: QuestionReading, sentence: str, subject: str = "") -> str:
-    """The candidate of the asked-for kind a sentence holds that the question lacks, or "".
-
-    The first of `candidates`; failing one, a thing asked with no noun ("What was built in
-    1788?") may be a common word the question lacks ("water mill").
-    """
-    found = candidates(reading, sentence, subject)
-    if found:
-        return found[0]
-    if reading.kind == "thing" and not reading.head:
-        asked_terms = set(reading.terms)
-        new = [t for t in content_terms(fold(sentence)) if t not in asked_terms and not t.isdigit()]
-        return new[0] if new else ""
-    return ""
+def _common_word(reading: QuestionReading, sentence: str) -> str:
+    """A thing asked with no noun: the first content word of the sentence the question lacks."""
+    if reading.kind != "thing" or reading.head:
+        return ""
+    asked_terms = set(reading.terms)
+    new = [t for t in content_terms(fold(sentence)) if t not in asked_terms and not t.isdigit()]
+    return new[0] if new else ""
 
 
 def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> list[str]:
@@ -355,12 +350,13 @@ def _answers(
     about = view.about(sentence)
     if about == chained and not across:
         return None  # a sentence about the entity answers alone; one about the subject, chained
-    by_pronoun = pronoun_led(sentence) or described(sentence, reading.head, view.own)
+    pronoun = pronoun_led(sentence)
+    by_pronoun = pronoun or described(sentence, reading.head, view.own)
     led = view.own if by_pronoun and not view.subject else ""
     if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
         led = ""  # "Its water mill…": the subject owns the answer, it is not it
     options = tuple(candidates(reading, sentence, led))
-    found = options[0] if options else filler(reading, sentence, led)
+    found = options[0] if options else _common_word(reading, sentence)
     if not found:
         return None
     folded = fold(sentence)
@@ -393,7 +389,7 @@ def _answers(
     # In a document with a subject of its own, or after a pronoun ("He was born…" after a
     # sentence naming Marta Lind, in Tomas Brandt's document), the topic is the subject's.
     at = view.said.index(sentence)
-    goes_on = at and not across and not view.own and not pronoun_led(sentence)
+    goes_on = at and not across and not view.own and not pronoun
     before = view.said[at - 1] if goes_on else ""
     for bridge in (b for b in view.naming if b != sentence):
         joint = relation_share(reading, f"{fold(bridge)} {folded}")
