@@ -4,9 +4,11 @@ Made-up reports in both scripts and English: a forecast or a quarter's figure in
 the year's figure in several.
 """
 
-from treerag.reasoning.answering import answering, answerings
+from dataclasses import replace
+
+from treerag.reasoning.answering import Answering, answering, answerings
 from treerag.reasoning.base import EvidenceItem
-from treerag.reasoning.compose import chain
+from treerag.reasoning.compose import chain, corroborated
 
 
 def item(n: int, text: str, title: str = "") -> EvidenceItem:
@@ -91,3 +93,54 @@ def test_a_question_asking_no_relation_keeps_the_first_answer():
     school = "Kessel school\n\nMarta Lind taught at the Kessel school in Vellby."
     quotes = chain(question, [item(1, marta), item(2, harbour), item(3, school)])
     assert quotes and quotes[0].text.startswith("Marta Lind is a weaver")
+
+
+def test_a_sentence_with_the_whole_relation_outranks_a_borrowed_scope():
+    # Two reports give the fourth quarter's figure in a sentence whose chunk lends it 全年
+    # (`Answering.scoped`); one says the year's figure itself.
+    quarter = "财报显示，青禾科技第四季度营收为140亿元。"
+    year = "青禾科技全年营收为631亿元，较上年下降20%。"
+    found = [
+        (item(1, quarter), Answering(quarter, "140", candidates=("140",), scoped=True)),
+        (item(2, quarter), Answering(quarter, "140", candidates=("140",), scoped=True)),
+        (item(3, year), Answering(year, "631", candidates=("631", "20%"))),
+    ]
+    best = corroborated(QUESTION, found)
+    assert best is not None and best[0].n == 3
+    # Among sentences alike, the votes decide.
+    alike = [(e, replace(a, scoped=False)) for e, a in found]
+    best = corroborated(QUESTION, alike)
+    assert best is not None and best[0].n == 1
+
+
+def test_between_equals_the_sentence_more_chunks_bear_out_wins():
+    question = "北辰集团花了多少钱收购青禾科技？"
+    rough = "北辰集团计划以每股95元的价格收购青禾科技，交易价值近700亿元。"
+    exact = "北辰集团宣布将以每股95元的价格收购青禾科技，交易总价值687亿元。"
+    spent = "据估算，北辰集团收购青禾科技溢价约45%，这笔687亿元的支出用掉了它11个月的现金流。"
+    quotes = chain(question, [item(1, rough), item(2, exact), item(3, spent)])
+    assert quotes and quotes[0].n == 2
+
+
+def test_a_year_dates_the_values_after_it():
+    question = "2022年春节档的总票房是多少"
+    later = "2024年春节档总票房破62.81亿元，已超越2022年档期总票房60.39亿元。"
+    found = answering(question, "", later)
+    assert found is not None and found.candidates == ("60.39",)
+    # A year after the value ("自2017年…以来") dates nothing before it.
+    gdp = "2021年，上海经济总量实现突破。地区生产总值（GDP）43214.85亿元，自2017年突破3万亿元以来再上台阶。"
+    found = answering("上海2021年的GDP是多少", "", gdp)
+    assert found is not None and found.filler == "43214.85"
+    # A sentence about another year alone does not answer.
+    assert answering(question, "", "2024年春节档总票房破62.81亿元。") is None
+
+
+def test_a_figure_written_after_letters_is_read_whole():
+    question = "上海2021年的GDP是多少"
+    found = answering(question, "", "2021年上海市实现GDP43214.85亿元，比上年增长8.1%。")
+    assert found is not None and found.filler == "43214.85"
+    # 万亿 alone is a unit, not a figure; a flight's number is a code.
+    found = answering(question, "", "2021年，上海全年GDP首次超过4万亿大关。")
+    assert found is not None and found.candidates == ("4",)
+    count = answering("MU5735航班上有多少人", "", "MU5735航班上共有132人。")
+    assert count is not None and count.candidates == ("132",)

@@ -54,10 +54,13 @@ _DATE = re.compile(r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*[点时]\s*(?:\d{1,2
 """A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
 question does not ask it."""
 _NUMBER = re.compile(
-    r"(?<![a-z\d])\d[\d,.]*(?:\s*%)?|[零一二三四五六七八九十百千万亿两]+[个人名位座次岁年件场辆亿万]"
+    r"(?<![a-z\d.,])\d(?:[\d,.]*\d)?(?:\s*%)?"
+    r"|(?<=[a-z])\d(?:[\d,.]*\d)?(?=\s*[万亿千百元%])"
+    r"|[零一二三四五六七八九十两][零一二三四五六七八九十百千万亿两]*[个人名位座次岁年件场辆亿万]"
 )
-"""A quantity: digits that do not continue a code (the 5735 of "mu5735" names a flight), or a
-Chinese numeral with its measure word."""
+"""A quantity: digits that do not continue a code (the 5735 of "mu5735" names a flight) or
+another number (the 85 of "43214.85"), digits after letters when a unit follows them
+("gdp43214.85亿元"), or a Chinese numeral with its measure word."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,9 @@ class Answering:
     candidates: tuple[str, ...] = ()
     """Every candidate of the asked-for kind the sentence holds (`candidates`), `filler` among
     them where it is one."""
+    scoped: bool = False
+    """A quantity whose sentence holds most of the relation and its chunk the rest (the last
+    pass of `answerings`): weaker than a sentence that says the whole relation."""
 
 
 def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
@@ -225,6 +231,8 @@ def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
             if found is None:
                 continue
             seen.add(sentence)
+            if scoped:
+                found = replace(found, scoped=True)
             if reading.kind != "thing" or reading.head or _named(found):
                 yield found
             else:
@@ -355,11 +363,15 @@ def _answers(
     led = view.own if by_pronoun and not view.subject else ""
     if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
         led = ""  # "Its water mill…": the subject owns the answer, it is not it
-    options = tuple(candidates(reading, sentence, led))
-    found = options[0] if options else _common_word(reading, sentence)
-    if not found:
-        return None
     folded = fold(sentence)
+    options = tuple(candidates(reading, sentence, led))
+    scoped_year = HAN_CHAR.search(reading.folded) and _YEAR_SCOPE.search(reading.folded)
+    dated = scoped_year and reading.kind != "time"
+    if dated:
+        options = tuple(o for o in options if not _other_year(reading.folded, folded, o))
+    found = options[0] if options else _common_word(reading, sentence)
+    if not found or (dated and _other_year(reading.folded, folded, found)):
+        return None
     # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
     # says the relation itself: "Port Veyra lies on the Salt River" answers which river
     # flows through it.
@@ -370,9 +382,6 @@ def _answers(
     # relation ("销量同比增长" is not "营业收入同比增长").
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
     quantity = reading.kind == "number" and not kind_named
-    scoped_year = HAN_CHAR.search(reading.folded) and _YEAR_SCOPE.search(reading.folded)
-    if scoped_year and reading.kind != "time" and _other_year(reading.folded, folded):
-        return None  # "2020年…出生率为8.52‰" does not answer "2021年…出生率"
     share = relation_share(
         _without_numbers(reading) if quantity or scoped_year else reading, folded
     )
@@ -403,11 +412,23 @@ _YEAR_SCOPE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s*年")
 it (`_numbers_held`), not the answering sentence, which news text writes as "今年"."""
 
 
-def _other_year(question: str, sentence: str) -> bool:
-    """Whether a sentence dates itself ("2020年…") with no year the question gives."""
+def _other_year(question: str, folded: str, value: str) -> bool:
+    """Whether a value of a sentence is dated by a year the question does not give.
+
+    A year scopes the values after it, up to the next year: "2020年…出生率为8.52‰" does not
+    answer "2021年…出生率"; in "2024年春节档…总票房破62.81亿元,已超越2022年档期总票房60.39亿元"
+    62.81 is 2024's and 60.39 is 2022's; "地区生产总值43214.85亿元…自2017年突破3万亿元以来"
+    dates no value before 2017. A value the sentence does not spell as folded (a name)
+    is dated by the sentence's first year.
+    """
     given = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(question)}
-    said = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(sentence)}
-    return bool(said) and not said & given
+    at = folded.find(fold(value))
+    said = [
+        m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(folded[:at] if at >= 0 else folded)
+    ]
+    if at < 0:
+        said = said[:1]
+    return bool(said) and said[-1] not in given
 
 
 def _without_numbers(reading: QuestionReading) -> QuestionReading:

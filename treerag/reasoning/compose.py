@@ -99,12 +99,18 @@ def corroborated(
     """Of the sentences that answer, the one whose answer the most chunks answer with.
 
     Each chunk votes once for every candidate its answering sentences hold
-    (`Answering.candidates`); a sentence is as strong as its best-voted candidate, and ties go
-    to the first in evidence order. Strength-based re-ranking (Wang et al., 2018, "Evidence
-    Aggregation for Answer Re-Ranking in Open-Domain Question Answering", ICLR): an answer
-    several passages state is more likely right than one a single passage states. News text
-    states the figure asked for in several reports and a forecast or a quarter's figure in
-    one: "全年营收为631亿美元" in three chunks outvotes "全年营收743.4亿美元的预测" in one.
+    (`Answering.candidates`); a sentence is as strong as its best-voted candidate, between
+    equals by how many of its candidates another chunk states too ("每股95美元…总价值687亿
+    美元" over "每股95美元…近700亿美金" when two chunks say 687), and ties go to the first in
+    evidence order. Strength-based re-ranking (Wang et al., 2018, "Evidence Aggregation for
+    Answer Re-Ranking in Open-Domain Question Answering", ICLR): an answer several passages
+    state is more likely right than one a single passage states. News text states the
+    figure asked for in several reports and a forecast or a quarter's figure in one:
+    "全年营收为631亿美元" in three chunks outvotes "全年营收743.4亿美元的预测" in one.
+
+    Before the votes, a sentence that says the whole relation outranks one that borrows part
+    of it from its chunk (`Answering.scoped`), as it does within a chunk: "全年营收为631亿美元"
+    answers "英特尔全年营收" before the "第四季度营收" that every report of the year gives.
 
     A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
     description, not a value: its answering sentences hold names by the way (the places of
@@ -119,8 +125,9 @@ def corroborated(
         for value in answer.candidates or (answer.filler,):
             votes.setdefault(canonical(value), set()).add(item.chunk_id)
 
-    def strength(answer: Answering) -> int:
-        return max(len(votes[canonical(v)]) for v in answer.candidates or (answer.filler,))
+    def strength(answer: Answering) -> tuple[bool, int, int]:
+        counts = [len(votes[canonical(v)]) for v in answer.candidates or (answer.filler,)]
+        return not answer.scoped, max(counts), sum(c > 1 for c in counts)
 
     best = max(range(len(found)), key=lambda i: (strength(found[i][1]), -i))
     return found[best]
