@@ -3,13 +3,15 @@
 The key hashes the question (case, width and whitespace folded), the chunk's text (so an
 edited, re-ingested document is judged again), where the graph linked the chunk from (the
 offline judge reads it), and the judge's identity (`Reasoner.judge_name`: the model and a
-hash of its judge prompt, or the offline rules' version and embedder), so that changing any
-of them gives a fresh verdict.
+hash of its judge prompt, or a hash of the offline rules' source (`rules_version`) and the
+embedder), so that changing any of them gives a fresh verdict.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import json
 import sqlite3
 import threading
@@ -19,6 +21,27 @@ from treerag.bounded import BoundedCache, Lease
 from treerag.data_layout import judge_cache_file
 from treerag.reasoning.base import Judgement
 from treerag.text import width_and_case
+
+RULE_PACKAGES = ("treerag.reasoning", "treerag.text")
+"""Where the offline judge's rules live: the reading, answering and follow-up rules, and the
+text they read with (scripts, names, segmentation)."""
+
+
+@functools.cache
+def rules_version() -> str:
+    """A hash of the offline rules' source (`RULE_PACKAGES`), part of the offline judge's name.
+
+    The rules are the code: a release that changes any of them judges afresh, where a
+    hand-kept version number left verdicts of the old rules in a data folder's cache.
+    """
+    digest = hashlib.sha256()
+    for package in RULE_PACKAGES:
+        folder = Path(importlib.import_module(package).__file__ or "").parent
+        for source in sorted(folder.rglob("*.py")):
+            digest.update(source.relative_to(folder).as_posix().encode())
+            digest.update(source.read_bytes())
+    return digest.hexdigest()[:12]
+
 
 MAX_VERDICTS = 100_000
 """Verdicts one cache file keeps; beyond it the oldest written go. On the demo's data a verdict

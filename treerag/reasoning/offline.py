@@ -42,6 +42,7 @@ from treerag.reasoning.answering import answering
 from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import held_chain, held_sides
+from treerag.reasoning.judge_cache import rules_version
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import (
@@ -255,9 +256,9 @@ class OfflineReasoner:
 
     @property
     def judge_name(self) -> str:
-        """The rules' version and the embedder the similarities come from."""
+        """The rules' version (a hash of their source) and the embedder of the similarities."""
         embedder = getattr(self.embeddings, "model_name", type(self.embeddings).__name__)
-        return f"{self.name}#{embedder}"
+        return f"{self.name}#{rules_version()}#{embedder}"
 
     def __init__(self, embeddings: Any):
         """Use the given embeddings for similarities."""
