@@ -54,6 +54,26 @@ def test_a_bridge_chunk_scores_1_with_a_real_follow_up_question(reasoner):
     assert verdict.followup == "潮匠行会位于哪里？"
 
 
+def test_a_chunk_holding_two_links_asks_past_both(reasoner):
+    # The chunk names the engraver the question describes and the town he was born in: the
+    # follow-up asks about the town, not "the birthplace of Jorund Aske", which the chunk
+    # answers and a sub-run (which does not get this chunk back) could not.
+    aske = (
+        "# Jorund Aske\nJorund Aske was a glazier who worked with Mira Holt on the Salt "
+        "Windows. He was born in the mill town of Vessby. In 1902 he opened a workshop."
+    )
+    question = (
+        "At the mouth of which river lies the birthplace of the glazier who worked with Mira Holt?"
+    )
+    verdict = reasoner._judge(question, "Jorund Aske", aske)
+    assert verdict.score == 1
+    assert verdict.followup == "At the mouth of which river lies Vessby?"
+    # A chunk with one link asks past that one only.
+    holt = "# Mira Holt\nMira Holt was a painter. The glazier Jorund Aske worked with her."
+    verdict = reasoner._judge(question, "Mira Holt", holt)
+    assert verdict.followup == "At the mouth of which river lies the birthplace of Jorund Aske?"
+
+
 def test_a_complete_chunk_scores_2(reasoner):
     verdict = reasoner._judge("Which guild built the Saltwren ship?", "Tidewrights", TIDEWRIGHTS)
     assert verdict.score == 2 and not verdict.followup

@@ -47,6 +47,7 @@ from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import (
     bridge,
+    is_new,
     referent,
     resolve_pronoun,
     slot,
@@ -65,6 +66,7 @@ from treerag.reasoning.reading import (
     statements,
     subjects,
     text_stems,
+    with_equivalents,
 )
 from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.text import content_terms, squash, unfootnoted
@@ -146,13 +148,17 @@ def _followup(question: str, f: Features) -> str:
     # Marrowgate" for "the town where the captain of the Saltwren was born"), the whole
     # chunk's terms do.
     if sentence:
-        said = build_followup(
-            question, text_stems(fold(f"{f.subject} {sentence}")), entity, f.named
-        )
+        # Its words or their other words: "born in Duneport" covers "the birthplace of…".
+        covered = with_equivalents(text_stems(fold(f"{f.subject} {sentence}")))
+        said = build_followup(question, covered, entity, f.named)
         if said:
             return said
-    return build_followup(question, f.chunk_terms, entity, f.named)
+    return build_followup(question, with_equivalents(f.chunk_terms), entity, f.named)
 
+
+WALK_IN_CHUNK = 2
+"""Links of a chain beyond the first that one chunk may hold (a person, the town of their
+birth, the river of that town: `OfflineReasoner._walked`)."""
 
 CARRIES_RELATION = 0.5
 """Share of a question's relation a quoted sentence without its entity must hold…"""
@@ -340,8 +346,30 @@ class OfflineReasoner:
             f"{f'; names {f.named!r}, which the question names' if f.named else ''}"
             f"{f'; linked from {linked_from!r}, which the question names' if bridged else ''}"
         )
-        followup = _followup(question, f) if score == 1 else ""
+        followup = self._walked(_followup(question, f), title, text) if score == 1 else ""
         return Judgement(score, reason, followup, f.answer or f.best[0], calls=1)
+
+    def _walked(self, followup: str, title: str, text: str) -> str:
+        """The follow-up taken through the chunk as far as the chunk goes.
+
+        A chunk can hold two links of the chain: "Pavel Orsk was an engraver who worked with
+        Ilse Varga. He was born in the harbour town of Duneport." turns "the birthplace of
+        the engraver who worked with Ilse Varga" into "the birthplace of Pavel Orsk", and
+        the same chunk names that birthplace: the sub-run is asked "At the mouth of which
+        river lies Duneport?", not what its parent holds (a sub-run does not get its
+        parent's partial chunks back). At most `WALK_IN_CHUNK` more links.
+        """
+        for _ in range(WALK_IN_CHUNK):
+            if not followup:
+                break
+            f = self.features(followup, title, text)
+            if f.answer or not f.named:
+                break  # the chunk answers the follow-up, or is not about its entity
+            further = _followup(followup, f)
+            if not further or not is_new(further, [followup]):
+                break
+            followup = further
+        return followup
 
     def followup(self, question: str, title: str, text: str) -> str:
         """The follow-up this judge asks for a partial chunk ("" when none can be built)."""

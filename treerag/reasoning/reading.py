@@ -284,6 +284,11 @@ def _same(term: str) -> tuple[str, ...]:
     return ()
 
 
+def with_equivalents(stems: set[str]) -> set[str]:
+    """Stems and the stems of their other words (`EQUIVALENT_WORDS`): born covers birthplace."""
+    return stems | {stem(w) for t in stems for w in _same(t)}
+
+
 def _longest_part(term: str, text: str) -> int:
     """The length of the longest run of a term's characters that the text holds, in order."""
     for size in range(len(term), 0, -1):
