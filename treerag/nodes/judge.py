@@ -56,10 +56,9 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
     chunk = task["chunk"]
     reasoner = get_reasoner(ctx)
     link = linked_from(chunk)
-    # The title is part of what the judge reads: it is keyed with the text.
-    key = JudgeCache.key(
-        task["question"], f"{chunk.get('title', '')}\n{chunk['text']}", reasoner.judge_name, link
-    )
+    # Off the event loop (`langgraph dev` refuses blocking calls there): the offline judge's
+    # name hashes its rules' source files the first time it is read (`rules_version`).
+    key = await asyncio.to_thread(_key, task, reasoner, link)
     # SQLite file I/O stays off the event loop (`langgraph dev` refuses blocking calls there).
     # Leased for the call: other tenants pushing it out meanwhile do not drop the verdict.
     lease = await asyncio.to_thread(judge_cache_lease, ctx.tenant_path, ctx.open_stores)
@@ -76,6 +75,14 @@ async def judge_chunk(task: JudgeTask, runtime: Runtime[Context]) -> dict:
         **record,
     )
     return {"chunks": [record], "llm_calls": verdict.calls}
+
+
+def _key(task: JudgeTask, reasoner: Reasoner, link: str) -> str:
+    """The verdict's cache key: the title is part of what the judge reads, keyed with the text."""
+    chunk = task["chunk"]
+    return JudgeCache.key(
+        task["question"], f"{chunk.get('title', '')}\n{chunk['text']}", reasoner.judge_name, link
+    )
 
 
 async def _cached_or_judged(
