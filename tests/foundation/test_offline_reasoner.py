@@ -68,6 +68,8 @@ def test_a_chunk_holding_two_links_asks_past_both(reasoner):
     verdict = reasoner._judge(question, "Jorund Aske", aske)
     assert verdict.score == 1
     assert verdict.followup == "At the mouth of which river lies Vessby?"
+    # The follow-up the `local` preset falls back on is the judge's own.
+    assert reasoner.followup(question, "Jorund Aske", aske) == verdict.followup
     # A chunk with one link asks past that one only.
     holt = "# Mira Holt\nMira Holt was a painter. The glazier Jorund Aske worked with her."
     verdict = reasoner._judge(question, "Mira Holt", holt)

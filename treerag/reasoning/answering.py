@@ -370,7 +370,8 @@ def _answers(
     if dated:
         options = tuple(o for o in options if not _other_year(reading.folded, folded, o))
     found = options[0] if options else _common_word(reading, sentence)
-    if not found or (dated and _other_year(reading.folded, folded, found)):
+    # The candidates are dated above; a common word is dated here.
+    if not found or (dated and not options and _other_year(reading.folded, folded, found)):
         return None
     # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
     # says the relation itself: "Port Veyra lies on the Salt River" answers which river

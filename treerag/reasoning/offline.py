@@ -158,7 +158,7 @@ def _followup(question: str, f: Features) -> str:
 
 WALK_IN_CHUNK = 2
 """Links of a chain beyond the first that one chunk may hold (a person, the town of their
-birth, the river of that town: `OfflineReasoner._walked`)."""
+birth, the river of that town: `OfflineReasoner._asked`)."""
 
 CARRIES_RELATION = 0.5
 """Share of a question's relation a quoted sentence without its entity must hold…"""
@@ -346,11 +346,15 @@ class OfflineReasoner:
             f"{f'; names {f.named!r}, which the question names' if f.named else ''}"
             f"{f'; linked from {linked_from!r}, which the question names' if bridged else ''}"
         )
-        followup = self._walked(_followup(question, f), title, text) if score == 1 else ""
+        followup = self._asked(question, f, title, text) if score == 1 else ""
         return Judgement(score, reason, followup, f.answer or f.best[0], calls=1)
 
-    def _walked(self, followup: str, title: str, text: str) -> str:
-        """The follow-up taken through the chunk as far as the chunk goes.
+    def followup(self, question: str, title: str, text: str) -> str:
+        """The follow-up this judge asks for a partial chunk ("" when none can be built)."""
+        return self._asked(question, self.features(question, title, text), title, text)
+
+    def _asked(self, question: str, f: Features, title: str, text: str) -> str:
+        """The follow-up of a chunk measured as `f`, taken through it as far as it goes.
 
         A chunk can hold two links of the chain: "Pavel Orsk was an engraver who worked with
         Ilse Varga. He was born in the harbour town of Duneport." turns "the birthplace of
@@ -359,6 +363,7 @@ class OfflineReasoner:
         river lies Duneport?", not what its parent holds (a sub-run does not get its
         parent's partial chunks back). At most `WALK_IN_CHUNK` more links.
         """
+        followup = _followup(question, f)
         for _ in range(WALK_IN_CHUNK):
             if not followup:
                 break
@@ -370,10 +375,6 @@ class OfflineReasoner:
                 break
             followup = further
         return followup
-
-    def followup(self, question: str, title: str, text: str) -> str:
-        """The follow-up this judge asks for a partial chunk ("" when none can be built)."""
-        return _followup(question, self.features(question, title, text))
 
     def should_recurse(self, question: str, chunks: Sequence[Mapping[str, Any]]) -> Recursion:
         """Not at a chunk judged 2, nor when the chunks hold the question's chain.
