@@ -19,6 +19,7 @@ When several sentences answer, `answerings` yields them all with the candidates 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -31,6 +32,7 @@ from treerag.reasoning.reading import (
     fold,
     names_kind,
     names_subject,
+    ordinals_held,
     pronoun_led,
     read_question,
     relation_share,
@@ -39,28 +41,13 @@ from treerag.reasoning.reading import (
 )
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
+from treerag.text.figures import DATE_PART, DATE_WORD, MONTH, QUANTITY, YEAR_SCOPE
 
 _POSSESSIVE_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
     r"(?:his|her|its|their)\b|^[^。！？]{0,12}?[他她它]的",
     re.IGNORECASE,
 )
-_YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)|\d{1,4}\s*[年月日]")
-_MONTH = re.compile(
-    r"\b(january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)\b"
-)
-_DATE = re.compile(r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*[点时]\s*(?:\d{1,2}\s*分|半|整|多|许)")
-"""A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
-question does not ask it."""
-_NUMBER = re.compile(
-    r"(?<![a-z\d.,])\d(?:[\d,.]*\d)?(?:\s*%)?"
-    r"|(?<=[a-z])\d(?:[\d,.]*\d)?(?=\s*[万亿千百元%])"
-    r"|[零一二三四五六七八九十两][零一二三四五六七八九十百千万亿两]*[个人名位座次岁年件场辆亿万]"
-)
-"""A quantity: digits that do not continue a code (the 5735 of "mu5735" names a flight) or
-another number (the 85 of "43214.85"), digits after letters when a unit follows them
-("gdp43214.85亿元"), or a Chinese numeral with its measure word."""
 
 
 @dataclass(frozen=True)
@@ -133,13 +120,13 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if reading.kind == "yesno":
         return []
     if reading.kind == "time":
-        dates = [m.group() for m in (*_YEAR.finditer(folded), *_MONTH.finditer(folded))]
+        dates = [m.group() for m in (*DATE_WORD.finditer(folded), *MONTH.finditer(folded))]
         return [d for d in dates if d not in asked]
     if reading.kind == "number":
-        in_dates = {i for m in _DATE.finditer(folded) for i in range(m.start(), m.end())}
+        in_dates = {i for m in DATE_PART.finditer(folded) for i in range(m.start(), m.end())}
         return [
             m.group()
-            for m in _NUMBER.finditer(folded)
+            for m in QUANTITY.finditer(folded)
             if m.group() not in asked and m.start() not in in_dates
         ]
     if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
@@ -160,9 +147,20 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         if canonical(name) not in canonical(asked)
         and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
     ]
+    if reading.kind == "person":
+        # "封面新闻记者获悉，…金牌得主申雪…": who is asked is a person before a newsroom.
+        fresh.sort(key=lambda n: not _personal(n))
     if reading.head:
         fresh.sort(key=lambda n: not names_kind(n, reading.head))
     return fresh
+
+
+@functools.lru_cache(maxsize=4096)
+def _personal(name: str) -> bool:
+    """Whether a Chinese name reads as a person's (jieba tags a word of it nr)."""
+    from treerag.segment import posseg
+
+    return bool(HAN_CHAR.search(name)) and any(p.flag.startswith("nr") for p in posseg().lcut(name))
 
 
 _TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
@@ -220,9 +218,7 @@ def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
     view = _ChunkView.read(reading, question, title, text)
     if view is None or not _numbers_held(reading, fold(f"{title} {text}")):
         return
-    passes = [(False, False), (True, False)]
-    if reading.kind == "number":
-        passes.append((False, True))
+    passes = [(False, False), (True, False), (False, True)]
     common: list[Answering] = []
     seen: set[str] = set()
     for chained, scoped in passes:
@@ -231,7 +227,7 @@ def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
             if found is None:
                 continue
             seen.add(sentence)
-            if scoped:
+            if scoped and not found.bridge:  # the chunk's scope, not the sentence before
                 found = replace(found, scoped=True)
             if reading.kind != "thing" or reading.head or _named(found):
                 yield found
@@ -365,7 +361,7 @@ def _answers(
         led = ""  # "Its water mill…": the subject owns the answer, it is not it
     folded = fold(sentence)
     options = tuple(candidates(reading, sentence, led))
-    scoped_year = HAN_CHAR.search(reading.folded) and _YEAR_SCOPE.search(reading.folded)
+    scoped_year = HAN_CHAR.search(reading.folded) and YEAR_SCOPE.search(reading.folded)
     dated = scoped_year and reading.kind != "time"
     if dated:
         options = tuple(o for o in options if not _other_year(reading.folded, folded, o))
@@ -391,7 +387,10 @@ def _answers(
         share = 1.0 if held else 0.0
     subject = led if found == led else ""
     if not chained:
-        return Answering(sentence, found, "", subject, options) if share >= needed else None
+        found_here = Answering(sentence, found, "", subject, options)
+        if scoped and not quantity:
+            return _continued(view, found_here, share, needed)
+        return found_here if share >= needed and ordinals_held(reading.folded, folded) else None
     # The sentence right before continues into this one: "2021年，上海经济总量实现突破。地区
     # 生产总值43214.85亿元…" is Shanghai's figure, though the bridge adds no relation (the
     # topic an utterance opens carries into the next: centering, Grosz, Joshi and Weinstein,
@@ -402,15 +401,33 @@ def _answers(
     goes_on = at and not across and not view.own and not pronoun
     before = view.said[at - 1] if goes_on else ""
     for bridge in (b for b in view.naming if b != sentence):
-        joint = relation_share(reading, f"{fold(bridge)} {folded}")
+        said = f"{fold(bridge)} {folded}"
+        joint = relation_share(reading, said)
         if joint >= needed and (joint > share or bridge == before):
-            return Answering(sentence, found, bridge, subject, options)
+            if ordinals_held(reading.folded, said):
+                return Answering(sentence, found, bridge, subject, options)
     return None
 
 
-_YEAR_SCOPE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s*年")
-"""A year a Chinese question gives ("2022年春节档…") scopes the topic: the chunk must hold
-it (`_numbers_held`), not the answering sentence, which news text writes as "今年"."""
+def _continued(view: _ChunkView, found: Answering, share: float, needed: float) -> Answering | None:
+    """A sentence that answers with the relation its previous sentence opened, or None.
+
+    "北京2022年冬奥会火炬接力开始。韩正…交给第一棒火炬手--罗致焕" answers "谁是北京冬奥会
+    第一棒火炬手": the topic an utterance opens carries into the next (centering, as in
+    `_answers`), so the pair holds the relation. The sentence itself must hold half of it,
+    and its ordinals ("最后一棒" after "第一棒…" is another bearer), and neither open with a
+    pronoun nor sit in a document with a subject of its own (then the topic is the
+    subject's). The previous sentence is quoted as the bridge.
+    """
+    at = view.said.index(found.sentence)
+    if not at or view.own or pronoun_led(found.sentence) or share < 0.5:
+        return None
+    before = view.said[at - 1]
+    said = f"{fold(before)} {fold(found.sentence)}"
+    own_ordinals = ordinals_held(view.reading.folded, fold(found.sentence))
+    if relation_share(view.reading, said) >= needed and own_ordinals:
+        return replace(found, bridge=before)
+    return None
 
 
 def _other_year(question: str, folded: str, value: str) -> bool:
@@ -422,10 +439,10 @@ def _other_year(question: str, folded: str, value: str) -> bool:
     dates no value before 2017. A value the sentence does not spell as folded (a name)
     is dated by the sentence's first year.
     """
-    given = {m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(question)}
+    given = {m.group().rstrip("年 ") for m in YEAR_SCOPE.finditer(question)}
     at = folded.find(fold(value))
     said = [
-        m.group().rstrip("年 ") for m in _YEAR_SCOPE.finditer(folded[:at] if at >= 0 else folded)
+        m.group().rstrip("年 ") for m in YEAR_SCOPE.finditer(folded[:at] if at >= 0 else folded)
     ]
     if at < 0:
         said = said[:1]

@@ -40,6 +40,7 @@ from treerag.reasoning.reading import (
 )
 from treerag.reasoning.text import content_terms, stem
 from treerag.reasoning.wording import script_of_text
+from treerag.text.figures import YEAR
 
 _EARLIEST = re.compile(
     r"\b(?:older|oldest|first|earlier|earliest|before)\b|更早|最早|较早|早于|年长|更老|先成立|先出生"
@@ -57,7 +58,6 @@ _COMPARING = frozenset(
 """Words that say a question compares, not what it compares on."""
 _ZH_YES_NO = re.compile(r"吗[？?]?\s*$|么[？?]?\s*$|是否|是不是")
 _CHOICE = re.compile(r"\bor\b|还是|或者|或|哪个更|哪一个更|谁更")
-_YEAR = re.compile(r"(?<!\d)(1[0-9]{3}|20[0-9]{2})(?!\d)")
 VERDICT = {
     "en": ("Yes", "No"),
     "zh-hans": ("是", "不是"),
@@ -140,7 +140,7 @@ def _property(question: str, sides: Sequence[_Side]) -> tuple[str, ...]:
         for t in content_terms(fold(question))
         if t not in named
         and t not in _COMPARING
-        and not _YEAR.fullmatch(t)
+        and not YEAR.fullmatch(t)
         and not (head and stem(t) == stem(head))
     )
 
@@ -160,7 +160,7 @@ def _share(wanted: Sequence[str], sentence: str) -> float:
 
 def _best(side: _Side, wanted: Sequence[str], dated: bool = False) -> tuple[str, float]:
     """The side's sentence holding most of the property (the first among equals)."""
-    said = [s for s in statements(side.item.text) if not dated or _YEAR.search(fold(s))]
+    said = [s for s in statements(side.item.text) if not dated or YEAR.search(fold(s))]
     if not said:
         return "", 0.0
     best = max(said, key=lambda s: (_share(wanted, s), -said.index(s)))
@@ -188,7 +188,7 @@ def _by_year(sides: Sequence[_Side], wanted: Sequence[str], latest: bool) -> lis
         sentence, _ = _best(side, wanted, dated=True)
         if not sentence:
             return []
-        dated.append((int(_YEAR.search(fold(sentence)).group()), side, sentence))  # type: ignore[union-attr]
+        dated.append((int(YEAR.search(fold(sentence)).group()), side, sentence))  # type: ignore[union-attr]
     if dated[0][0] == dated[1][0]:
         return []
     dated.sort(key=lambda d: -d[0] if latest else d[0])

@@ -17,7 +17,7 @@ Rules (documented here because they decide what a user without an LLM sees):
   The quote is the answering sentence, else the most similar one.
 - follow-up (score 1 only): a short question about the bridge entity, the name the chunk adds
   next to what the question says about it, for the clause of the question still open
-  (`questions.followup`), written in the question's script; none when no such question can
+  (`bridging.followup`), written in the question's script; none when no such question can
   be built.
 - answer: extractive, composed along the tree's chain (`compose.chain`: the sentence that
   answers, then the bridges that tie it to the question's entity, each cited). Without a
@@ -40,21 +40,15 @@ import numpy as np
 
 from treerag.reasoning.answering import answering
 from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
+from treerag.reasoning.bridging import bridge, type_word
+from treerag.reasoning.bridging import followup as build_followup
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import held_chain, held_sides
+from treerag.reasoning.coreference import referent, resolve_pronoun
 from treerag.reasoning.judge_cache import rules_version
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
-from treerag.reasoning.questions import (
-    bridge,
-    is_new,
-    referent,
-    resolve_pronoun,
-    slot,
-    statement,
-    type_word,
-)
-from treerag.reasoning.questions import followup as build_followup
+from treerag.reasoning.questions import is_new, slot, statement
 from treerag.reasoning.reading import (
     described,
     fold,
@@ -123,7 +117,7 @@ def rule(t: Thresholds, coverage: float, similarity: float, shares: bool) -> int
 
 
 def _followup(question: str, f: Features) -> str:
-    """The follow-up about the bridge entity of a chunk measured as `f` (`questions.followup`).
+    """The follow-up about the bridge entity of a chunk measured as `f` (`bridging.followup`).
 
     Written in the question's script: the bridge a Simplified document names goes into a
     Traditional question as Traditional, so the follow-up reads as one script.
@@ -174,11 +168,14 @@ def _carries(question: str, sentence: str) -> bool:
     is padding, not an answer.
     """
     reading = read_question(question)
+    folded = fold(sentence)
+    rest = functools.reduce(lambda text, term: text.replace(term, " "), reading.terms, folded)
+    if not content_terms(rest):
+        return False  # "《巴拿马诡计》;": the question's own words, nothing said of them
     if any(names_in(e, canonical(sentence)) for e in reading.entities):
         return True
     if not reading.relation:
         return False
-    folded = fold(sentence)
     held = sum(present(t, folded, text_stems(folded)) for t in reading.relation)
     return held >= CARRIES_TERMS or relation_share(reading, folded) >= CARRIES_RELATION
 
@@ -398,12 +395,12 @@ class OfflineReasoner:
 
         A message leans on the conversation when it has a pronoun or demonstrative (it,
         they, there, he, she, 他, 她, 它, 那, 这, 该 ...) or fewer than three content terms.
-        The entity is the previous turn's top-cited one (`questions.top_entity`): among the
+        The entity is the previous turn's top-cited one (`coreference.top_entity`): among the
         names in the previous answer's cited sentences, one the previous question did not
         name (what the answer found), then the one cited most often, then the first; unless
         the pronoun's kind does not fit what the previous question asked for ("it" after a
         "who" question), when it is the previous question's own named entity
-        (`questions.referent`). The pronoun is replaced by it ("Where was he born?" ->
+        (`coreference.referent`). The pronoun is replaced by it ("Where was he born?" ->
         "Where was Oswin Marl born?"); a message without a pronoun gets it appended in
         parentheses.
         """

@@ -276,6 +276,32 @@ founding), and 我国 for 中国 (news written in China says "our country"). A s
 not a thesaurus: a relation it lacks is matched by its own words."""
 
 
+_ORDINAL = re.compile(
+    r"第[一二三四五六七八九十百零两\d]+|\b(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b"
+)
+"""An ordinal of a canonical question: 第一棒, 第31任, the first, the 2nd."""
+_FIRST = re.compile(r"第一|首(?=[位任个棒批届枚座家部款场名])|\bfirst\b|\b1st\b")
+"""How a text says "the first" (第一棒, 首位, 首任, the 1st)."""
+
+
+def ordinals_held(question: str, folded: str) -> bool:
+    """Whether a canonical text holds every ordinal of the canonical question.
+
+    An ordinal picks one of many ("第一棒火炬手" is one torch bearer, not any of them; "the
+    first president"): unlike the other relation words, whose one paraphrase `RELATION_SHARE`
+    forgives, a sentence without it answers another question. 第一 is also said 首 before a
+    measure word (首任, 首位).
+    """
+    for m in _ORDINAL.finditer(question):
+        word = m.group()
+        if word in ("第一", "first", "1st"):
+            if not _FIRST.search(folded):
+                return False
+        elif word not in folded:
+            return False
+    return True
+
+
 def _same(term: str) -> tuple[str, ...]:
     """The other words for a relation term (`EQUIVALENT_WORDS`), by its stem."""
     for words in EQUIVALENT_WORDS:

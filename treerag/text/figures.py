@@ -1,0 +1,42 @@
+"""Years, dates and quantities in text: one set of patterns for every reader of figures.
+
+The question reader (`reasoning.questions`), the answer reader (`reasoning.answering`) and the
+comparison of dated values (`reasoning.comparison`) all find years and numbers with these.
+They read canonical or raw text alike (digits and Chinese numerals are the same in both;
+month names match in any case).
+"""
+
+from __future__ import annotations
+
+import re
+
+YEAR = re.compile(r"(?<!\d)(?:1[0-9]{3}|20[0-9]{2})(?!\d)")
+"""A year standing alone: 1871, 2022 (not the 2022 of 12022 or of a code)."""
+
+DATE_WORD = re.compile(rf"{YEAR.pattern}|\d{{1,4}}\s*[年月日]")
+"""A year, or a number with its Chinese date unit: 1871, 2021年, 3月, 9日."""
+
+YEAR_SCOPE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s*年")
+"""A Chinese year with its unit ("2022年"), which scopes what a sentence says after it."""
+
+MONTH = re.compile(
+    r"\b(january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b",
+    re.IGNORECASE,
+)
+
+DATE_PART = re.compile(r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*[点时]\s*(?:\d{1,2}\s*分|半|整|多|许)")
+"""A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
+question does not ask it."""
+
+QUANTITY = re.compile(
+    r"(?<![a-z\d.,])\d(?:[\d,.]*\d)?(?:\s*%)?"
+    r"|(?<=[a-z])\d(?:[\d,.]*\d)?(?=\s*[万亿千百元%])"
+    r"|[零一二三四五六七八九十两][零一二三四五六七八九十百千万亿两]*[个人名位座次岁年件场辆亿万]"
+)
+"""A quantity in canonical text: digits that do not continue a code (the 5735 of "mu5735"
+names a flight) or another number (the 85 of "43214.85"), digits after letters when a unit
+follows them ("gdp43214.85亿元"), or a Chinese numeral with its measure word."""
+
+NUMERAL = re.compile(r"\d|[一二三四五六七八九十百千万亿两]")
+"""One character of a number, in digits or Chinese."""
