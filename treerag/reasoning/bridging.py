@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from treerag.reasoning.questions import _clauses, _head, proper
+from treerag.reasoning.questions import _clauses, _head
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import (
     EN_STOP,
@@ -67,18 +67,17 @@ def bridge(question: str, best: list[str], covered: set[str] | None = None) -> t
     """The entity the chunk adds, and the sentence naming it: a name the question lacks.
 
     Among the chunk's best sentences (in the order given) the first that says the bridge's
-    type word (`type_word`) is used, else the first with a new proper name (`proper`: a run
-    of common words is none); in it, the new name
-    nearest to that word (or to any question term). Compared in the canonical script, so a
-    Traditional question finds its type word in a Simplified document. ("", "") when none.
+    type word (`type_word`) is used, else the first with a new name (not a count: "9名机组
+    人员"); in it, the new name nearest to that word (or to any question term). Compared in
+    the canonical script, so a Traditional question finds its type word in a Simplified
+    document. ("", "") when none.
     """
     asked = {fold(t) for t in content_terms(question)}
     kind = fold(type_word(question, covered or set()))
     choice: tuple[bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
         found = proper_names(sentence, READING)
-        # A run of common words ("名机组人员" of 9名机组人员, "美国纪录片") names no bridge.
-        fresh = [n for n in found if not {fold(t) for t in content_terms(n)} <= asked and proper(n)]
+        fresh = [n for n in found if not {fold(t) for t in content_terms(n)} <= asked]
         if not fresh:
             continue
         low = fold(sentence)
@@ -171,6 +170,8 @@ def _covered_span(
             at = clause.find(name)
             if at >= 0 and at < end and at + len(name) > start:
                 start, end = min(start, at), max(end, at + len(name))
+        if _LONE_HAN.search(clause[:start]):
+            start -= 1  # the 李 jieba cut off 李明远: a name's first character goes with it
         if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
             start = 0
         end = _described_noun(clause, end)
@@ -180,6 +181,10 @@ def _covered_span(
             # entity, which the chunk names: no bridge to replace it with.
             return None
     return start, end
+
+
+_LONE_HAN = re.compile(f"(?:^|[^{HAN}]|[与和跟同在由的之是])(?![与和跟同在由的之是])[{HAN}]$")
+"""One Chinese character alone before a covered term: a name's first, cut off by jieba."""
 
 
 def _described_noun(clause: str, end: int) -> int:
