@@ -9,7 +9,8 @@ import pytest
 from treerag.context import Context
 from treerag.models import get_embeddings
 from treerag.reasoning.bridging import bridge
-from treerag.reasoning.offline import OfflineReasoner, _carries
+from treerag.reasoning.fallback import carries
+from treerag.reasoning.offline import OfflineReasoner
 
 
 @pytest.fixture(scope="module")
@@ -49,5 +50,5 @@ def test_a_count_before_a_noun_names_no_bridge():
 
 def test_a_fragment_of_the_question_s_own_words_carries_nothing():
     question = "《青州夜谈》是什么类型的电影"
-    assert not _carries(question, "《青州夜谈》;")
-    assert _carries(question, "《青州夜谈》是一部纪录电影。")
+    assert not carries(question, "《青州夜谈》;")
+    assert carries(question, "《青州夜谈》是一部纪录电影。")

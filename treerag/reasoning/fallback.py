@@ -1,0 +1,144 @@
+"""The offline answer when the tree found no chain: the evidence's best relevant sentences.
+
+Every sentence of the useful evidence is ranked (`rank`: similarity to the question, or to
+the follow-up a sub-run answered, plus term overlap); only those that carry the question
+(`carries`: its entity, or enough of its relation) are quoted, the plainest statement of the
+asked-for thing first (`pick`), at most `FALLBACK_SENTENCES`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import NamedTuple
+
+import numpy as np
+
+from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.named import names_in
+from treerag.reasoning.questions import slot, statement
+from treerag.reasoning.reading import (
+    fold,
+    present,
+    read_question,
+    relation_share,
+    statements,
+    text_stems,
+)
+from treerag.reasoning.text import content_terms, squash, unfootnoted
+from treerag.text import canonical
+
+FALLBACK_SENTENCES = 2
+"""Sentences an offline answer quotes when the tree found no chain (one or two, as a chain)."""
+
+CARRIES_RELATION = 0.5
+"""Share of a question's relation a quoted sentence without its entity must hold…"""
+CARRIES_TERMS = 2
+"""…or this many of its terms ("launch" and "plan" of "What is the launch plan's code name?
+QMARK-61"): one shared word ("built" of "What was built in 1788?") is padding."""
+
+
+def carries(question: str, sentence: str) -> bool:
+    """Whether a sentence carries the question: names its entity, or holds enough relation.
+
+    A sentence sharing one word with the question ("…展示新烧制的器物" for "…由哪个行会烧制")
+    is padding, not an answer.
+    """
+    reading = read_question(question)
+    folded = fold(sentence)
+    rest = functools.reduce(lambda text, term: text.replace(term, " "), reading.terms, folded)
+    if not content_terms(rest):
+        return False  # "《巴拿马诡计》;": the question's own words, nothing said of them
+    if any(names_in(e, canonical(sentence)) for e in reading.entities):
+        return True
+    if not reading.relation:
+        return False
+    held = sum(present(t, folded, text_stems(folded)) for t in reading.relation)
+    return held >= CARRIES_TERMS or relation_share(reading, folded) >= CARRIES_RELATION
+
+
+class Ranked(NamedTuple):
+    """One evidence sentence as the answer ranks it."""
+
+    score: float
+    level: int
+    """How plainly it states the asked-for thing (`questions.statement`)."""
+    n: int
+    """The number of the evidence item it comes from (its citation)."""
+    text: str
+    relevant: bool = True
+    """Whether it carries the question's entity or one of its terms (else never quoted)."""
+
+
+def rank(
+    question: str, evidence: list[EvidenceItem], embed: Callable[[list[str]], np.ndarray]
+) -> list[Ranked]:
+    """Score every sentence of the useful evidence, best first (see `Ranked`).
+
+    A sentence is cited with the number of the item it comes from, never another. Its
+    score is its similarity to the question plus 0.3 x its share of the question's terms;
+    a sentence of sub-run evidence scores by its similarity to the follow-up question it
+    answered where that is higher. Title lines and headings are left out
+    (`reading.statements`), and so are the documents' own footnote marks.
+    """
+    candidates: list[tuple[int, str, str]] = []
+    for item in evidence:
+        if item.score < 1:
+            continue
+        asked = item.followup if item.depth > 0 else ""
+        title = squash(item.title).lower()
+        candidates.extend(
+            (item.n, sent, asked)
+            for sent in map(unfootnoted, statements(item.text))
+            if sent.strip() and squash(sent).lower().rstrip(":") != title
+        )
+    if not candidates:
+        return []
+    reading = read_question(question)
+    q_terms = set(reading.terms)
+    followups = list(dict.fromkeys(f for _, _, f in candidates if f))
+    vectors = embed([question, *followups, *[s for _, s, _ in candidates]])
+    q_vec, f_vecs = (
+        vectors[0],
+        dict(zip(followups, vectors[1 : 1 + len(followups)], strict=True)),
+    )
+    kind = slot(question)
+    out = []
+    for (n, sent, asked), vec in zip(candidates, vectors[1 + len(followups) :], strict=True):
+        sim = float(vec @ q_vec)
+        if asked:
+            sim = max(sim, float(vec @ f_vecs[asked]))
+        folded = fold(sent)
+        shared = [t for t in q_terms if present(t, folded, text_stems(folded))]
+        overlap = len(shared) / max(1, len(q_terms))
+        states = max(
+            statement(kind, sent, question),
+            statement(slot(asked), sent, asked) if asked else 0,
+        )
+        relevant = carries(question, sent) or bool(asked and carries(asked, sent))
+        out.append(Ranked(sim + 0.3 * overlap, states, n, sent, relevant))
+    out.sort(key=lambda r: -r.score)
+    return out
+
+
+def pick(ranked: list[Ranked]) -> list[Quote]:
+    """Lead with the sentence that states the asked-for thing, then the next best.
+
+    Only sentences that carry the question (or the follow-up they answered) count:
+    they name its entity or hold half its relation (`carries`). The lead
+    is, among the best 2 x `FALLBACK_SENTENCES`, the first of those that state the
+    asked-for thing most plainly (`questions.statement`); then the best others, up to
+    `FALLBACK_SENTENCES` in all, each sentence once.
+    """
+    relevant = [r for r in ranked if r.relevant]
+    top = relevant[: FALLBACK_SENTENCES * 2]
+    plainest = max((r.level for r in top), default=0)
+    lead = next((r for r in top if r.level == plainest), None) if plainest else None
+    ordered = ([lead] if lead else []) + [r for r in relevant if r is not lead]
+    picked: list[Quote] = []
+    for r in ordered:
+        if len(picked) == FALLBACK_SENTENCES:
+            break
+        if all(r.text != q.text for q in picked):
+            picked.append(Quote(r.n, r.text))
+    return picked
