@@ -308,3 +308,10 @@ def test_a_clause_before_a_question_mark_states_and_chinese_sentences_end_at_the
         "iPhone SE3成为焦点，起售价定为3499元。",
     ]
     assert sentences("Pick Me Up! is a British magazine.") == ["Pick Me Up! is a British magazine."]
+    # A closing quotation mark after 。 ends the quoted sentence; the next opens clean.
+    text = "市长宣布“青州马拉松火炬接力开始。”他把火炬交给陆远舟。她说：「好。」"
+    assert sentences(text) == [
+        "市长宣布“青州马拉松火炬接力开始。”",
+        "他把火炬交给陆远舟。",
+        "她说：「好。」",
+    ]

@@ -141,11 +141,13 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
         names = [subject, *names] if reading.kind == "person" else [*names, subject]
+    cased = fold_cased(sentence)
     fresh = [
         name
         for name in names
         if canonical(name) not in canonical(asked)
         and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
+        and not _news_frame(name, cased)
     ]
     if reading.kind == "person":
         # "封面新闻记者获悉，…金牌得主申雪…": who is asked is a person before a newsroom.
@@ -153,6 +155,27 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if reading.head:
         fresh.sort(key=lambda n: not names_kind(n, reading.head))
     return fresh
+
+
+_FRAME_AFTER = re.compile(r"\s*(?:[：:]|\d{1,2}月\d{1,2}日电)")
+"""What follows a label or a dateline: "原标题：", "中新社多哈12月1日电"."""
+_BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
+"""What comes before a byline's name: "（记者王茜）"."""
+
+
+def _news_frame(name: str, cased: str) -> bool:
+    """Whether a name frames a news text instead of saying something in it.
+
+    A label before a colon ("原标题：…", "正文："), an agency's dateline ("中新社多哈12月1日
+    电"), a reporter's byline ("记者王茜"), a clock's name ("北京时间1月30日", 当地时间): none
+    is what a question asks for.
+    """
+    if name.endswith("时间"):
+        return True
+    at = cased.find(name)
+    if at < 0:
+        return False
+    return bool(_FRAME_AFTER.match(cased, at + len(name)) or _BYLINE.search(cased[:at]))
 
 
 @functools.lru_cache(maxsize=4096)
