@@ -41,9 +41,10 @@ def test_the_figure_most_chunks_state_is_quoted_first():
 
 
 def test_a_tie_keeps_the_evidence_order():
-    evidence = [item(1, f"2024年。{FORECAST}"), item(2, YEAR)]
+    other = "青禾科技公布：2024年全年营收698亿元。"
+    evidence = [item(1, other), item(2, YEAR)]
     quotes = chain(QUESTION, evidence)
-    assert quotes and quotes[0].n == 1
+    assert quotes and quotes[0].n == 1 and "698" in quotes[0].text
 
 
 def test_votes_read_both_scripts_as_one():
@@ -144,3 +145,16 @@ def test_a_figure_written_after_letters_is_read_whole():
     assert found is not None and found.candidates == ("4",)
     count = answering("MU5735航班上有多少人", "", "MU5735航班上共有132人。")
     assert count is not None and count.candidates == ("132",)
+
+
+def test_a_stated_figure_outranks_a_forecast_when_one_chunk_says_each():
+    evidence = [item(1, f"2024年。{FORECAST}"), item(2, YEAR)]
+    quotes = chain(QUESTION, evidence)
+    assert quotes and "705" in quotes[0].text and quotes[0].n == 2
+    latin = "What was Qinghe Tech's revenue in 2024?"
+    evidence = [
+        item(1, "In 2024, Qinghe Tech's revenue was expected to reach 81.2 billion."),
+        item(2, "In 2024, Qinghe Tech's revenue was 70.5 billion."),
+    ]
+    quotes = chain(latin, evidence)
+    assert quotes and "70.5" in quotes[0].text

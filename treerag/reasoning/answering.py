@@ -72,6 +72,20 @@ class Answering:
     """A quantity whose sentence holds most of the relation and its chunk the rest (the last
     pass of `answerings`): weaker than a sentence that says the whole relation."""
 
+    @property
+    def hedged(self) -> bool:
+        """Whether the sentence gives its value as a forecast or an estimate, not as a fact.
+
+        "分析师曾对英特尔作出…全年营收743.4亿美元的预测", "revenue is expected to reach…":
+        weaker than a sentence that states what was.
+        """
+        return bool(_HEDGED.search(fold(self.sentence)))
+
+
+_HEDGED = re.compile(
+    r"预测|预计|预期|预估|估计|有望|\bforecast|\bexpect|\bestimat|\bprojected\b|\bpredict"
+)
+
 
 def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
     """Whether a Chinese name found in a sentence is more than the question's words.
@@ -129,6 +143,10 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
             for m in QUANTITY.finditer(folded)
             if m.group() not in asked and m.start() not in in_dates
         ]
+    if _WORK_ASKED.search(asked) and HAN_CHAR.search(folded):
+        # A Chinese text writes the title of a work between 《》 (the 书名号 of GB/T 15834):
+        # "大量观影群体" is no film.
+        return [t for t in _WORK_TITLE.findall(folded) if canonical(t) not in canonical(asked)]
     if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
         found = _object_of(reading, sentence)
         return [found] if found else []
@@ -185,6 +203,16 @@ def _personal(name: str) -> bool:
 
     return bool(HAN_CHAR.search(name)) and any(p.flag.startswith("nr") for p in posseg().lcut(name))
 
+
+_WORKS = (
+    "电影|影片|电视剧|连续剧|剧集|书|小说|诗|歌|歌曲|专辑|作品|纪录片|动画片|动画|游戏|节目|综艺"
+)
+_WORK_ASKED = re.compile(
+    f"(?:哪一?[部本首篇个款档]?|什么)(?:{_WORKS})"
+    f"|(?:{_WORKS})(?:的名字)?(?:是|叫)(?:什么|哪一?[部本首个])(?:名字)?\\s*[？?]?\\s*$"
+)
+"""A Chinese question asking for a work by its title: 哪部电影, 哪本书, 电视剧是什么."""
+_WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
 
 _TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
 _OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:the\s+)?")
