@@ -52,3 +52,13 @@ def test_a_fragment_of_the_question_s_own_words_carries_nothing():
     question = "《青州夜谈》是什么类型的电影"
     assert not carries(question, "《青州夜谈》;")
     assert carries(question, "《青州夜谈》是一部纪录电影。")
+
+
+def test_a_preposition_before_a_name_stays_and_one_of_is_no_count(reasoner):
+    text = "李明远是一位造纸匠人，他出生在青石镇。"
+    verdict = reasoner._judge("从李明远出生的小镇出发的列车开往哪里？", "李明远", text)
+    assert verdict.followup == "从青石镇出发的列车开往哪里？"
+    entity, _ = bridge(
+        "《青州夜谈》的编剧出生在哪里？", ["《青州夜谈》的编剧之一陆远舟出生于青州。"]
+    )
+    assert entity == "陆远舟"

@@ -158,3 +158,9 @@ def test_a_stated_figure_outranks_a_forecast_when_one_chunk_says_each():
     ]
     quotes = chain(latin, evidence)
     assert quotes and "70.5" in quotes[0].text
+
+
+def test_a_result_measured_against_a_forecast_is_a_fact():
+    stated = Answering("青禾科技全年营收705亿元，好于分析师预期。", "705")
+    assert not stated.hedged
+    assert Answering("分析师预计青禾科技全年营收812.5亿元。", "812.5").hedged

@@ -30,3 +30,10 @@ def test_a_reporter_s_byline_is_not_the_winner():
     found = answering("2030年青州第六任市长选举结果？", "", text)
     assert found is None or found.filler != "韩乘风"
     assert found is not None and found.filler == "沈秋禾"
+
+
+def test_a_person_before_a_colon_is_a_speaker_not_a_label():
+    found = answering(
+        "谁宣布了青州马拉松的新赛道？", "", "陆远舟：青州马拉松的新赛道由我宣布启用。"
+    )
+    assert found is not None and found.filler == "陆远舟"

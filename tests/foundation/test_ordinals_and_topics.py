@@ -86,3 +86,17 @@ def test_who_is_asked_is_a_person_before_a_newsroom():
         "封面新闻记者获悉，青州马拉松女子冠军沈秋禾已出任市体育局副局长。",
     )
     assert found is not None and "沈秋禾" in found.filler
+
+
+def test_an_ordinal_of_a_name_is_no_rank():
+    text = "First Republic Bank is a bank in Kalvik. It was founded by Sten Holm in 1985."
+    found = answering("Who founded First Republic Bank?", "First Republic Bank", text)
+    assert found is not None and found.filler == "Sten Holm"
+    # The same number written two ways is one ordinal; a phrase is no rank.
+    assert ordinals_held(fold("谁是青州第十一任市长"), fold("沈秋禾成为青州第11任市长"))
+    assert ordinals_held("what is his last name", "his name is sten holm")
+
+
+def test_a_bridge_lends_no_rank_to_a_sentence_that_gives_another():
+    text = "Orsk crowned its first king in 1200. Later, Tomas Brandt was crowned as its last king."
+    assert answering("Who was the first king of Orsk?", "", text) is None

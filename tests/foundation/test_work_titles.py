@@ -26,3 +26,9 @@ def test_only_a_question_for_a_work_wants_a_title():
     assert candidates(read_question("哪部电影是青州电影节的开幕影片？"), sentence) == ["潮声之夜"]
     # Who founded it is a person, whatever titles the sentence holds.
     assert "陆远舟" in candidates(read_question("谁创办了青州电影节？"), sentence)
+
+
+def test_a_word_built_on_a_work_s_name_is_no_work():
+    # 游戏公司, 电影节, 歌手: what is asked is a company, a festival, a singer.
+    found = answering("哪个游戏公司开发了《潮声》？", "", "《潮声》由青州游戏公司开发。")
+    assert found is not None and found.filler != "潮声"

@@ -11,7 +11,13 @@ things ("Who ground the lens, and where was he born?"): its clauses are answered
 A sentence that does not name the entity answers with a bridge: a sentence of the chunk
 naming it that adds to the relation, or, in a chunk with no subject of its own (no title,
 no title line), the sentence right before it, whose topic a sentence not led by a pronoun
-goes on with ("2021年，上海经济总量实现突破。地区生产总值43214.85亿元…").
+goes on with ("2021年，上海经济总量实现突破。地区生产总值43214.85亿元…"). A sentence about
+the entity may also take the rest of the relation from the sentence before it (`_continued`).
+
+An ordinal the question gives (第一棒, the first) must be in the sentence
+(`reading.ordinals_held`). A news text's frame (a label before a colon, a dateline, a
+byline, 北京时间) is no candidate; a Chinese question for a film, book or song is answered
+by a title in 《》.
 
 When several sentences answer, `answerings` yields them all with the candidates each holds
 (`candidates`), for the answer to choose among (`compose.corroborated`).
@@ -30,6 +36,7 @@ from treerag.reasoning.reading import (
     QuestionReading,
     described,
     fold,
+    has_ordinal,
     names_kind,
     names_subject,
     ordinals_held,
@@ -62,7 +69,8 @@ class Answering:
     a common word the question lacks: "water mill")."""
     bridge: str = ""
     """The chunk's sentence that ties the chunk's subject to the question's entity, when the
-    answering sentence is about the subject only (a chain inside one chunk)."""
+    answering sentence is about the subject only (a chain inside one chunk), or the sentence
+    before it that opened the relation it goes on with (`_continued`)."""
     subject: str = ""
     """The document's subject when the answer is the sentence's pronoun ("he founded…")."""
     candidates: tuple[str, ...] = ()
@@ -79,12 +87,19 @@ class Answering:
         "分析师曾对英特尔作出…全年营收743.4亿美元的预测", "revenue is expected to reach…":
         weaker than a sentence that states what was.
         """
-        return bool(_HEDGED.search(fold(self.sentence)))
+        return bool(_HEDGED.search(_MEASURED_AGAINST.sub(" ", fold(self.sentence))))
 
 
-_HEDGED = re.compile(
-    r"预测|预计|预期|预估|估计|有望|\bforecast|\bexpect|\bestimat|\bprojected\b|\bpredict"
+_MEASURED_AGAINST = re.compile(
+    r"(?:超出|超过|好于|高于|低于|不及|符合|优于|逊于)[^，。,]{0,8}?(?:预期|预估|预测|预计)"
 )
+"""A result measured against a forecast ("好于分析师预期", "超出市场预估"): a fact."""
+_HEDGED = re.compile(
+    r"(?:预测|预计|预估)|有望"
+    r"|\bforecast|\bexpected to\b|\bis projected\b|\bpredict(?:s|ed)?\b(?! by)"
+)
+"""A value given as a forecast: 预计, 有望, "expected to" (not "好于预期", "beating estimates",
+"life expectancy": those state what was)."""
 
 
 def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
@@ -175,8 +190,10 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     return fresh
 
 
-_FRAME_AFTER = re.compile(r"\s*(?:[：:]|\d{1,2}月\d{1,2}日电)")
-"""What follows a label or a dateline: "原标题：", "中新社多哈12月1日电"."""
+_LABEL_AFTER = re.compile(r"\s*[：:]")
+"""What follows a label: "原标题：", "正文："."""
+_DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日电")
+"""What follows an agency's dateline: "中新社多哈12月1日电"."""
 _BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
 """What comes before a byline's name: "（记者王茜）"."""
 
@@ -184,7 +201,8 @@ _BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
 def _news_frame(name: str, cased: str) -> bool:
     """Whether a name frames a news text instead of saying something in it.
 
-    A label before a colon ("原标题：…", "正文："), an agency's dateline ("中新社多哈12月1日
+    A label before a colon ("原标题：…", "正文："; a person's name before one is a speaker:
+    "王毅：…"), an agency's dateline ("中新社多哈12月1日
     电"), a reporter's byline ("记者王茜"), a clock's name ("北京时间1月30日", 当地时间): none
     is what a question asks for.
     """
@@ -193,7 +211,9 @@ def _news_frame(name: str, cased: str) -> bool:
     at = cased.find(name)
     if at < 0:
         return False
-    return bool(_FRAME_AFTER.match(cased, at + len(name)) or _BYLINE.search(cased[:at]))
+    after = at + len(name)
+    labelled = _LABEL_AFTER.match(cased, after) and not _personal(name)
+    return bool(labelled or _DATELINE_AFTER.match(cased, after) or _BYLINE.search(cased[:at]))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -207,8 +227,10 @@ def _personal(name: str) -> bool:
 _WORKS = (
     "电影|影片|电视剧|连续剧|剧集|书|小说|诗|歌|歌曲|专辑|作品|纪录片|动画片|动画|游戏|节目|综艺"
 )
+_NOT_A_WORK = "[手节公司厂院星迷店局展法记商界圈人家者业城馆奖评]"
+"""What makes a work's word another noun: 歌手, 电影节, 游戏公司, 书店, 书记."""
 _WORK_ASKED = re.compile(
-    f"(?:哪一?[部本首篇个款档]?|什么)(?:{_WORKS})"
+    f"(?:哪一?[部本首篇个款档]?|什么)(?:{_WORKS})(?!{_NOT_A_WORK})"
     f"|(?:{_WORKS})(?:的名字)?(?:是|叫)(?:什么|哪一?[部本首个])(?:名字)?\\s*[？?]?\\s*$"
 )
 """A Chinese question asking for a work by its title: 哪部电影, 哪本书, 电视剧是什么."""
@@ -260,8 +282,9 @@ def answering(question: str, title: str, text: str) -> Answering | None:
 def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
     """Every sentence of a chunk that answers the question, in `answering`'s order (lazily).
 
-    Sentences answering alone first, then those with a bridge, then (a quantity) those
-    with the chunk's scope; each sentence once.
+    Sentences answering alone first, then those with a bridge, then those that lean on
+    their chunk: a quantity with the chunk's scope, any other with the relation the sentence
+    before it opened (`_continued`); each sentence once.
     """
     reading = read_question(question)
     if reading.kind == "yesno" or reading.several:
@@ -379,6 +402,22 @@ class _ChunkView:
             whole=fold(f"{title} {text}"),
         )
 
+    @property
+    def ranks(self) -> str:
+        """The canonical question without its names, where its ordinals are read.
+
+        "First Republic Bank", 第一次世界大战 as the chunk's title: a name, not a rank.
+        """
+        question = self.reading.folded
+        names = sorted({fold(n) for n in (*self.reading.entities, self.own) if n}, key=len)
+        for name in reversed(names):  # the longest first: "first republic bank" whole
+            # A name's capitalised ordinal is read off as a question word ("First Republic
+            # Bank" -> entity "republic bank"): it goes with the name.
+            question = re.sub(
+                rf"(?:\b(?:first|second|third|last)\s+)?{re.escape(name)}", " ", question
+            )
+        return question
+
     def about(self, sentence: str) -> bool:
         """Whether a sentence is about what the question names (rules at the top)."""
         return (
@@ -441,7 +480,8 @@ def _answers(
         found_here = Answering(sentence, found, "", subject, options)
         if scoped and not quantity:
             return _continued(view, found_here, share, needed)
-        return found_here if share >= needed and ordinals_held(reading.folded, folded) else None
+        ranked = ordinals_held(view.ranks, folded)
+        return found_here if share >= needed and ranked else None
     # The sentence right before continues into this one: "2021年，上海经济总量实现突破。地区
     # 生产总值43214.85亿元…" is Shanghai's figure, though the bridge adds no relation (the
     # topic an utterance opens carries into the next: centering, Grosz, Joshi and Weinstein,
@@ -455,7 +495,11 @@ def _answers(
         said = f"{fold(bridge)} {folded}"
         joint = relation_share(reading, said)
         if joint >= needed and (joint > share or bridge == before):
-            if ordinals_held(reading.folded, said):
+            # The bridge may give the rank ("the first king…" names him), but the sentence
+            # must not give another ("…crowned as its last king").
+            if ordinals_held(view.ranks, said) and (
+                ordinals_held(view.ranks, folded) or not has_ordinal(folded)
+            ):
                 return Answering(sentence, found, bridge, subject, options)
     return None
 
@@ -475,7 +519,7 @@ def _continued(view: _ChunkView, found: Answering, share: float, needed: float) 
         return None
     before = view.said[at - 1]
     said = f"{fold(before)} {fold(found.sentence)}"
-    own_ordinals = ordinals_held(view.reading.folded, fold(found.sentence))
+    own_ordinals = ordinals_held(view.ranks, fold(found.sentence))
     if relation_share(view.reading, said) >= needed and own_ordinals:
         return replace(found, bridge=before)
     return None

@@ -63,6 +63,10 @@ def type_word(question: str, covered: set[str]) -> str:
     return ""
 
 
+_MEASURES = "名位个只家座条架艘部本首"
+"""Measure words a count puts before a noun: 9名机组人员, 三位教授."""
+
+
 def bridge(question: str, best: list[str], covered: set[str] | None = None) -> tuple[str, str]:
     """The entity the chunk adds, and the sentence naming it: a name the question lacks.
 
@@ -89,8 +93,8 @@ def bridge(question: str, best: list[str], covered: set[str] | None = None) -> t
         anchors = anchors or [low.find(t) for t in asked if t in low]
         for name in fresh:
             at = low.find(fold(name))
-            if at > 0 and NUMERAL.match(low[at - 1]):
-                continue  # "9名机组人员": a count of people, no name
+            if at > 0 and NUMERAL.match(low[at - 1]) and fold(name)[:1] in _MEASURES:
+                continue  # "9名机组人员": a count of people, no name (之一陆远舟 is one)
             distance = min((abs(at - a) for a in anchors), default=len(sentence))
             key = (kind_at < 0, position, distance, name, sentence)
             if choice is None or key < choice:
@@ -170,7 +174,7 @@ def _covered_span(
             at = clause.find(name)
             if at >= 0 and at < end and at + len(name) > start:
                 start, end = min(start, at), max(end, at + len(name))
-        if _LONE_HAN.search(clause[:start]):
+        if _cut_off(clause, start):
             start -= 1  # the 李 jieba cut off 李明远: a name's first character goes with it
         if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
             start = 0
@@ -183,8 +187,18 @@ def _covered_span(
     return start, end
 
 
-_LONE_HAN = re.compile(f"(?:^|[^{HAN}]|[与和跟同在由的之是])(?![与和跟同在由的之是])[{HAN}]$")
-"""One Chinese character alone before a covered term: a name's first, cut off by jieba."""
+def _cut_off(clause: str, start: int) -> bool:
+    """Whether the character before `start` is a person's name's first, cut off by jieba.
+
+    "李明远出生的小镇" reads as 李 (a surname, tagged nr) / 明远: the span of covered terms
+    starts at 明远. A preposition before the span ("从", "向") is no surname.
+    """
+    from treerag.segment import posseg
+
+    if start < 1 or not HAN_CHAR.match(clause[start - 1]):
+        return False
+    first = next(iter(posseg().lcut(clause[start - 1 : start + 6])), None)
+    return first is not None and first.flag.startswith("nr") and len(first.word) == 1
 
 
 def _described_noun(clause: str, end: int) -> int:

@@ -111,9 +111,9 @@ def corroborated(
     Before the votes, a sentence that says the whole relation outranks one that borrows part
     of it from its chunk (`Answering.scoped`), as it does within a chunk: "全年营收为631亿美元"
     answers "英特尔全年营收" before the "第四季度营收" that every report of the year gives.
-    Then a sentence that states what was outranks one that gives a forecast or an estimate
-    (`Answering.hedged`): "全年营收为631亿美元" before "…全年营收743.4亿美元的预测" when one
-    chunk says each.
+    Between equal votes, a sentence that states what was outranks one that gives a forecast
+    (`Answering.hedged`; unless the question asks for one): "全年营收为631亿美元" before
+    "…全年营收743.4亿美元的预测" when one chunk says each.
 
     A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
     description, not a value: its answering sentences hold names by the way (the places of
@@ -128,9 +128,12 @@ def corroborated(
         for value in answer.candidates or (answer.filler,):
             votes.setdefault(canonical(value), set()).add(item.chunk_id)
 
-    def strength(answer: Answering) -> tuple[bool, bool, int, int]:
+    forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
+
+    def strength(answer: Answering) -> tuple[bool, int, bool, int]:
         counts = [len(votes[canonical(v)]) for v in answer.candidates or (answer.filler,)]
-        return not answer.scoped, not answer.hedged, max(counts), sum(c > 1 for c in counts)
+        stated = forecast or not answer.hedged
+        return not answer.scoped, max(counts), stated, sum(c > 1 for c in counts)
 
     best = max(range(len(found)), key=lambda i: (strength(found[i][1]), -i))
     return found[best]

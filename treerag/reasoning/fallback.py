@@ -67,7 +67,8 @@ class Ranked(NamedTuple):
     """The number of the evidence item it comes from (its citation)."""
     text: str
     relevant: bool = True
-    """Whether it carries the question's entity or one of its terms (else never quoted)."""
+    """Whether it carries the question (`carries`: its entity, or enough of its relation;
+    else never quoted)."""
 
 
 def rank(

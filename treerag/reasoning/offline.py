@@ -197,7 +197,7 @@ def named_entity(question: str, title: str, text: str) -> str:
     if script_of(question) != "cjk":
         # Latin script has sentence similarity to go on (MiniLM); a chunk naming the
         # question's entity is partial there by its thresholds already, and counting every
-        # one of them made offline trees stop early (`questions.covers`) on hotpotqa_100.
+        # one of them made offline trees stop early on hotpotqa_100.
         return ""
     body = canonical(f"{title} {text}")
     return next((name for name, key in _question_names(question) if names_in(key, body)), "")

@@ -32,7 +32,7 @@ from treerag.text import (
     to_simplified,
     width_and_case,
 )
-from treerag.text.figures import DATE_WORD, MONTH, NUMERAL
+from treerag.text.figures import MONTH_NAME, NUMERAL, STATED_DATE
 from treerag.text.names import ZH_PLACE_SUFFIXES
 
 NEAR_DUPLICATE_JACCARD = 0.6
@@ -138,7 +138,7 @@ def statement(kind: str, sentence: str, question: str) -> int:
     "Which guild …"); 1 any candidate of the asked kind (a new name, a year, a number).
     """
     if kind == "time":
-        return int(bool(DATE_WORD.search(sentence) or MONTH.search(sentence)))
+        return int(bool(STATED_DATE.search(sentence) or MONTH_NAME.search(sentence)))
     if kind == "number":
         return int(bool(NUMERAL.search(sentence)))
     if kind == "yesno":

@@ -277,11 +277,35 @@ not a thesaurus: a relation it lacks is matched by its own words."""
 
 
 _ORDINAL = re.compile(
-    r"第[一二三四五六七八九十百零两\d]+|\b(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b"
+    r"第[一二三四五六七八九十\d]+"
+    r"|\b(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b"
+    r"(?!\s+(?:name|names|half|halves|score|time|round|person))"
 )
-"""An ordinal of a canonical question: 第一棒, 第31任, the first, the 2nd."""
-_FIRST = re.compile(r"第一|首(?=[位任个棒批届枚座家部款场名])|\bfirst\b|\b1st\b")
-"""How a text says "the first" (第一棒, 首位, 首任, the 1st)."""
+"""An ordinal of a canonical question: 第一棒, 第31任, the first, the 2nd (not "last name",
+"second half": a phrase, not a rank)."""
+_FIRST = re.compile(r"第一|第1(?!\d)|(?<![一两几每这那])首(?=[位任个棒批届枚座家部款场次架艘颗])")
+"""How a Chinese text says "the first" besides 第一: 首位, 首任, 首次 (not 一首名为)."""
+_EN_ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
+_ZH_DIGITS = "零一二三四五六七八九"
+
+
+def _ordinal_number(word: str) -> str:
+    """An ordinal's number as digits where it has one: 第十一 -> 第11, second -> 2nd."""
+    if word in _EN_ORDINALS:
+        return _EN_ORDINALS[word]
+    han = word[1:] if word.startswith("第") else ""
+    if not han or not all(ch in _ZH_DIGITS or ch == "十" for ch in han):
+        return word
+    tens, _, ones = han.rpartition("十")
+    if "十" not in han:
+        return f"第{''.join(str(_ZH_DIGITS.index(ch)) for ch in han)}"
+    value = (_ZH_DIGITS.index(tens) if tens else 1) * 10 + (_ZH_DIGITS.index(ones) if ones else 0)
+    return f"第{value}"
+
+
+def has_ordinal(folded: str) -> bool:
+    """Whether a canonical text says an ordinal (`ordinals_held`)."""
+    return bool(_ORDINAL.search(folded) or _FIRST.search(folded))
 
 
 def ordinals_held(question: str, folded: str) -> bool:
@@ -289,15 +313,17 @@ def ordinals_held(question: str, folded: str) -> bool:
 
     An ordinal picks one of many ("第一棒火炬手" is one torch bearer, not any of them; "the
     first president"): unlike the other relation words, whose one paraphrase `RELATION_SHARE`
-    forgives, a sentence without it answers another question. 第一 is also said 首 before a
-    measure word (首任, 首位).
+    forgives, a sentence without it answers another question. Digits and words are one
+    ordinal (第十一 / 第11, second / 2nd); 第一 is also said 首 before a measure word (首任,
+    首次). The caller leaves the question's names out ("First Republic Bank", 第一次世界大战
+    as a document's title).
     """
+    said = {_ordinal_number(m.group()) for m in _ORDINAL.finditer(folded)}
     for m in _ORDINAL.finditer(question):
-        word = m.group()
-        if word in ("第一", "first", "1st"):
-            if not _FIRST.search(folded):
-                return False
-        elif word not in folded:
+        number = _ordinal_number(m.group())
+        if number in ("第1", "1st") and (_FIRST.search(folded) or "第1" in said or "1st" in said):
+            continue
+        if number not in said:
             return False
     return True
 

@@ -13,7 +13,7 @@ from treerag.text import EN_STOP, HAN_CHAR, TOKEN, han_count, is_zh_stop
 _SENTENCE = re.compile(
     r"(?<!\b[A-Z]\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bDr\.)(?<!\bMt\.)(?<=[.!?;])\s+"
     # A closing quotation mark after 。 ends the sentence with it: "…接力开始。”韩正…".
-    r"|(?<=[。！？；])(?![”’」』\"'])\s*|(?<=[。！？；][”’」』\"'])\s*"
+    r"|(?<=[。！？；])(?![”’」』])\s*|(?<=[。！？；][”’」』])\s*"
 )
 # A line that starts a block of its own: a heading, a list item, a table row, a quote.
 _BLOCK_START = re.compile(r"^\s*(#|[-*+•]\s|\d+[.)]\s|\||>)")
