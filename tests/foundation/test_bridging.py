@@ -62,3 +62,12 @@ def test_a_preposition_before_a_name_stays_and_one_of_is_no_count(reasoner):
         "《青州夜谈》的编剧出生在哪里？", ["《青州夜谈》的编剧之一陆远舟出生于青州。"]
     )
     assert entity == "陆远舟"
+
+
+def test_an_english_question_holding_a_chinese_name_is_read_as_english(reasoner):
+    # "the ship commanded by 沈秋禾" has no 的, and needs none: the clause is English.
+    text = (
+        "沈秋禾 was a sea captain. In 1599 she was given command of the Saltwren, a merchant ship."
+    )
+    verdict = reasoner._judge("Which guild built the ship commanded by 沈秋禾?", "沈秋禾", text)
+    assert verdict.followup == "Which guild built Saltwren?"

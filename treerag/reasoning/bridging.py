@@ -23,6 +23,7 @@ from treerag.text import (
     HAN_CHAR,
     READING,
     fold,
+    han_count,
     is_zh_stop,
     proper_names,
     to_simplified,
@@ -179,12 +180,22 @@ def _covered_span(
         if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
             start = 0
         end = _described_noun(clause, end)
-        if not re.search("[的之]", clause[start:end]):
+        if _chinese(clause) and not re.search("[的之]", clause[start:end]):
             # A Chinese description of the bridge is a relative clause, built with 的
             # ("李明远出生的小镇"); a bare noun phrase ("MU5735航班") is the question's own
-            # entity, which the chunk names: no bridge to replace it with.
+            # entity, which the chunk names: no bridge to replace it with. (An English
+            # clause that holds a Chinese name, "…commanded by 奎尔", is read as English.)
             return None
     return start, end
+
+
+def _chinese(clause: str) -> bool:
+    """Whether a clause is written in Chinese, not English with a Chinese name in it.
+
+    More Chinese characters than twice its Latin words: "Wordle游戏是什么类型的游戏" is;
+    "…commanded by 奎尔 on behalf of Varunhal" is not.
+    """
+    return han_count(clause) > 2 * len(re.findall(r"[A-Za-z]+", clause))
 
 
 def _cut_off(clause: str, start: int) -> bool:
