@@ -402,7 +402,7 @@ class _ChunkView:
             whole=fold(f"{title} {text}"),
         )
 
-    @property
+    @functools.cached_property
     def ranks(self) -> str:
         """The canonical question without its names, where its ordinals are read.
 
