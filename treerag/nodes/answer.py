@@ -103,6 +103,7 @@ def _own_item(chunk: ChunkRecord, depth: int) -> dict[str, Any]:
         "rank": chunk.get("rank", 0),
         "text": chunk.get("text", ""),
         "quote": chunk.get("quote", ""),
+        "followup": chunk.get("followup", ""),
     }
 
 
@@ -114,7 +115,9 @@ def build_evidence(
     What a sub-run found gets a number of its own, right after the chunk whose follow-up
     found it (at most `SUPPORT_PER_CHUNK` per chunk, useful ones only, each chunk once), so
     that every [n] of the answer names the chunk its sentence comes from; so does a chunk of
-    this run that answers a follow-up no sub-run asked (`held_answer`).
+    this run that answers a follow-up no sub-run asked (`held_answer`). Of a sub-run's finds,
+    the ones its chain quoted come first, then partial ones that asked a follow-up of their
+    own (`EvidenceItem.asked`: the chain's next link, which this run may hold).
     """
     useful = sorted(
         (c for c in chunks if c.get("score", 0) > 0),
@@ -124,7 +127,9 @@ def build_evidence(
     numbered: set[str] = set()
     spent = 0
 
-    def add(item: Any, item_depth: int, followup: str, sub_answer: str = "") -> bool:
+    def add(
+        item: Any, item_depth: int, followup: str, sub_answer: str = "", asked: str = ""
+    ) -> bool:
         nonlocal spent
         cost = len(item.get("text", "")) // 3 + len(sub_answer) // 3
         if out and spent + cost > budget_tokens:
@@ -143,6 +148,7 @@ def build_evidence(
                 sub_answer=sub_answer,
                 depth=item_depth,
                 quote=item.get("quote", ""),
+                asked=asked,
             )
         )
         return True
@@ -168,11 +174,17 @@ def build_evidence(
             for e in below
             if e["chunk_id"] not in numbered and (e["chunk_id"] in quoted or e.get("score", 0) > 0)
         ]
-        found = [e for e in found if e["chunk_id"] in quoted] + [
-            e for e in found if e["chunk_id"] not in quoted
-        ][:SUPPORT_PER_CHUNK]
+        # Then the ones that asked a follow-up of their own: they name the chain's next link,
+        # which a chunk of this run may hold (`compose`).
+        found = [e for e in found if e["chunk_id"] in quoted] + sorted(
+            (e for e in found if e["chunk_id"] not in quoted),
+            key=lambda e: not (e.get("score") == 1 and e.get("followup")),
+        )[:SUPPORT_PER_CHUNK]
         for item in found:
-            if not add(item, item.get("depth", depth + 1), chunk.get("followup", "")):
+            below_asked = item.get("followup", "") if item.get("score") == 1 else ""
+            if not add(
+                item, item.get("depth", depth + 1), chunk.get("followup", ""), "", below_asked
+            ):
                 break
         held = None if found else held_answer(chunk, chunks, numbered)
         if held is not None:

@@ -140,6 +140,9 @@ class EvidenceItem:
     """Depth of the run that judged the chunk (0: this run; sub-run finds have their own n)."""
     quote: str = ""
     """The sentence the judge's verdict rests on (an LLM judge's own pick for a 2)."""
+    asked: str = ""
+    """A sub-run's partial chunk: the follow-up it asked in its own run, which a chunk of this
+    run may answer (a sub-run does not get the chunks its parents hold)."""
     chain: list[Quote] = field(default_factory=list)
     """The sentences the sub-run's answer quoted along its own chain, cited with this run's
     numbers (`treerag.reasoning.compose`); empty when the sub-run found no chain."""

@@ -52,6 +52,11 @@ def type_word(question: str, covered: set[str]) -> str:
             if end > match.end():
                 return question[match.end() : end].lower()
     head = _head(question)
+    if described := _RELATIVE_NOUN.search(question):
+        # "the man who signed…": the noun the relative clause describes is the bridge's
+        # type, though no document calls him "the man" ("signed" is what he did).
+        if described.group(1).lower() != head:
+            return described.group(1).lower()
     covered = _StemSet(covered)
     # A word of a name the question gives is the entity the chunk is about, not the bridge's
     # type ("潮聲" of 潮聲樂團 in "潮聲樂團的首任指揮…": 首任 is).
@@ -64,25 +69,44 @@ def type_word(question: str, covered: set[str]) -> str:
     return ""
 
 
+_RELATIVE_NOUN = re.compile(
+    r"\bthe\s+([a-z]+)\s+(?:who|whom|whose|which|that|where|when)\b(?!\s+(?:is|are|was|were)\b)"
+)
+"""English "the N who/that/where …": N is the noun a relative clause describes."""
+
 _MEASURES = "名位个只家座条架艘部本首"
 """Measure words a count puts before a noun: 9名机组人员, 三位教授."""
 
 
-def bridge(question: str, best: list[str], covered: set[str] | None = None) -> tuple[str, str]:
+def bridge(
+    question: str, best: list[str], covered: set[str] | None = None, about: str = ""
+) -> tuple[str, str]:
     """The entity the chunk adds, and the sentence naming it: a name the question lacks.
 
     Among the chunk's best sentences (in the order given) the first that says the bridge's
     type word (`type_word`) is used, else the first with a new name (not a count: "9名机组
-    人员"); in it, the new name nearest to that word (or to any question term). Compared in
-    the canonical script, so a Traditional question finds its type word in a Simplified
-    document. ("", "") when none.
+    人员"), one that also holds another name of the question's first; in it, the new name in
+    the stretch of a list that holds that other name, if any, and of those the one
+    nearest to that word, else to that name, else to any question term. `about` is the
+    entity the chunk is about (its subject, or the question's name it holds): the other
+    names of the question are what single the bridge out ("the man who signed the Accord
+    on behalf of Varunhal": "Aldous Brennick for Varunhal" among three signatories). A
+    parenthesised name right after a question's name is its other name ("Accord of
+    Quillhaven (奎尔港盟约)"), no bridge. Compared in the canonical script, so a Traditional
+    question finds its type word in a Simplified document. ("", "") when none.
     """
     asked = {fold(t) for t in content_terms(question)}
     kind = fold(type_word(question, covered or set()))
-    choice: tuple[bool, int, int, str, str] | None = None
+    others = _other_names(question, about)
+    choice: tuple[bool, bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
+        glosses = _glosses(sentence, asked)
         found = proper_names(sentence, READING)
-        fresh = [n for n in found if not {fold(t) for t in content_terms(n)} <= asked]
+        fresh = [
+            n
+            for n in found
+            if not {fold(t) for t in content_terms(n)} <= asked and n not in glosses
+        ]
         if not fresh:
             continue
         low = fold(sentence)
@@ -90,17 +114,67 @@ def bridge(question: str, best: list[str], covered: set[str] | None = None) -> t
         if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
-        anchors = [kind_at] if kind_at >= 0 else []
-        anchors = anchors or [low.find(t) for t in asked if t in low]
-        for name in fresh:
+        named_at = [(low.find(n), len(n)) for n in others if n in low]
+        anchors = [(kind_at, len(kind))] if kind_at >= 0 else named_at
+        anchors = anchors or [(low.find(t), len(t)) for t in asked if t in low]
+        # "Each isle sent one envoy: Mirren Hask sealed for Fenmoor, Tobiah Crane for Kestrel
+        # Isle": where the question's other name stands in a stretch of a list, the bridge
+        # is the name in that stretch, whichever is nearer the type word.
+        stretches = {_stretch(low, at) for at, _ in named_at}
+        listed = [n for n in fresh if _stretch(low, low.find(fold(n))) in stretches]
+        for name in listed or fresh:
             at = low.find(fold(name))
             if at > 0 and NUMERAL.match(low[at - 1]) and fold(name)[:1] in _MEASURES:
                 continue  # "9名机组人员": a count of people, no name (之一陆远舟 is one)
-            distance = min((abs(at - a) for a in anchors), default=len(sentence))
-            key = (kind_at < 0, position, distance, name, sentence)
+            span = (at, at + len(name))
+            distance = min((_apart(low, span, a) for a in anchors), default=len(sentence))
+            key = (kind_at < 0, not named_at, position, distance, name, sentence)
             if choice is None or key < choice:
                 choice = key
-    return (choice[3], choice[4]) if choice else ("", "")
+    return (choice[4], choice[5]) if choice else ("", "")
+
+
+_BOUNDARY = re.compile(r"[,;:，；：、]")
+
+
+def _stretch(low: str, at: int) -> int:
+    """Which stretch of a sentence, between commas and semicolons, offset `at` falls in."""
+    return len(_BOUNDARY.findall(low[:at]))
+
+
+def _apart(low: str, name: tuple[int, int], anchor: tuple[int, int]) -> int:
+    """Characters between a name and an anchor (0 when they overlap)."""
+    (a, b), (c, d) = name, (anchor[0], anchor[0] + anchor[1])
+    return c - b if b <= c else a - d if d <= a else 0
+
+
+def _other_names(question: str, about: str) -> list[str]:
+    """The question's proper names (folded) other than the one the chunk is about."""
+    subject = fold(about)
+    return [
+        n
+        for n in (fold(name) for name in proper_names(question, READING))
+        if n
+        and not (subject and (n in subject or subject in n))
+        and not re.fullmatch(r"(?:which|what|who|where|when|how)\b.*", n)
+    ]
+
+
+_GLOSS = re.compile(r"[(（]([^()（）]{1,40})[)）]")
+
+
+def _glosses(sentence: str, asked: set[str]) -> set[str]:
+    """Names inside a parenthesis right after a question's word: that word's other name.
+
+    "the Accord of Quillhaven (奎尔港盟约)": 奎尔 is the Accord's Chinese name, not a new
+    entity.
+    """
+    out: set[str] = set()
+    for match in _GLOSS.finditer(sentence):
+        last = re.search(rf"([A-Za-z][\w'\-]*|[{HAN}]+)\s*$", sentence[: match.start()])
+        if last and fold(last.group(1)) in asked:
+            out.update(proper_names(match.group(1), READING))
+    return out
 
 
 def _term_spans(clause: str) -> list[tuple[str, int, int]]:
@@ -161,6 +235,10 @@ def _covered_span(
     relative = _RELATIVE_HEAD.search(clause[:start])
     article = re.search(r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?$", clause[:start], re.IGNORECASE)
     start = relative.start() if relative else article.start() if article else start
+    if relative and not HAN_CHAR.search(clause):
+        # "the man who signed the Accord of Quillhaven on behalf of Varunhal": the relative
+        # clause runs to the clause's end, and all of it describes the bridge.
+        end = len(clause.rstrip(" ?？.!"))
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
     if start > 0 and clause[start - 1] in "“‘(《「":
@@ -187,6 +265,21 @@ def _covered_span(
             # clause that holds a Chinese name, "…commanded by 奎尔", is read as English.)
             return None
     return start, end
+
+
+def _names_held(description: str, covered: set[str]) -> bool:
+    """Whether the chunk holds every name an English description of the bridge gives.
+
+    "the man who signed the Accord on behalf of Varunhal": a sentence on the treaty's
+    signing that does not say Varunhal does not say which signatory is meant, and its name
+    is no bridge. (A Chinese description's names are read by the 的 rule.)
+    """
+    if _chinese(description):
+        return True
+    return all(
+        all(t in covered for t in content_terms(name))
+        for name in proper_names(description, READING)
+    )
 
 
 def _chinese(clause: str) -> bool:
@@ -308,7 +401,7 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
             )
             if ref and (noun == ref.group() or noun.lower() in covered):
                 span = (ref.start(), ref.end())
-        if span is None:
+        if span is None or not _names_held(clause[span[0] : span[1]], covered):
             return ""
         outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]
         if not outside:

@@ -15,7 +15,9 @@ The chain is read from the judged evidence with the judge's own reading rules
 2. **A follow-up was answered.** For a partial chunk (its follow-up asked about the bridge
    entity it names), the follow-up's answer: the sub-run's own chain (its answer sentences,
    carried up as they are and cited with this run's numbers: `EvidenceItem.chain`), or a
-   sentence of another chunk this run holds that answers the follow-up. Then the partial
+   sentence of another chunk this run holds that answers the follow-up, or one that answers
+   the follow-up the sub-run's own partial chunk asked (`_completed`: a sub-run is not given
+   its parents' chunks again, so the chain's last link may be a chunk up here). Then the partial
    chunk's bridge sentence, the one that names the follow-up's entity: "The river Amsel flows
    through the village. [1] She was born in 1902 in the village of Brennholt. [2]".
 3. **Two chunks hold the chain.** A chunk the question does not name answers the question
@@ -32,6 +34,7 @@ and headings are never quoted (`reading.statements`).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from treerag.reasoning.answering import Answering, answering, answering_across, answerings
@@ -86,7 +89,7 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
     for item in own:
         if item.score != 1 or not item.followup:
             continue
-        answer = list(item.chain) or _held_answer(item, useful)
+        answer = list(item.chain) or _held_answer(item, useful) or _completed(item, useful)
         if answer:
             tie = bridge_sentence(question, item)
             return _unique([*answer, *([Quote(item.n, tie)] if tie else [])])
@@ -192,6 +195,40 @@ def _held_answer(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[
         if found is not None:
             tie = [Quote(other.n, found.bridge)] if found.bridge else []
             return [Quote(other.n, found.sentence, found.subject), *tie]
+    return []
+
+
+def _completed(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Quote]:
+    """A sub-run's open link, closed by a chunk this run holds: answer, then the sub-run's tie.
+
+    "…the ship commanded by Aldous Brennick?" found in his document that he commanded the
+    Saltwren and asked "Which guild built Saltwren?"; the guild's document, partial here, is
+    not given to a sub-run again (its parent holds it), so its sentence answers here: "Among
+    the vessels launched by the guild is the Saltwren [3]. In 1599 he was given command of
+    the Saltwren [2]."
+    """
+    at = useful.index(partial)
+    below = []
+    for item in useful[at + 1 :]:
+        if item.depth <= partial.depth:
+            break
+        below.append(item)
+    for sub in below:
+        if not sub.asked:
+            continue
+        for other in useful:
+            if other is sub or other in below:
+                continue
+            found = answering(sub.asked, other.title, other.text)
+            if found is not None:
+                tie = bridge_sentence(partial.followup, replace(sub, followup=sub.asked))
+                return _unique(
+                    [
+                        Quote(other.n, found.sentence, found.subject),
+                        *([Quote(other.n, found.bridge)] if found.bridge else []),
+                        *([Quote(sub.n, tie)] if tie else []),
+                    ]
+                )
     return []
 
 

@@ -120,7 +120,7 @@ def _followup(question: str, f: Features) -> str:
     Written in the question's script: the bridge a Simplified document names goes into a
     Traditional question as Traditional, so the follow-up reads as one script.
     """
-    entity, sentence = bridge(question, f.bridging, f.chunk_terms)
+    entity, sentence = bridge(question, f.bridging, f.chunk_terms, f.named or f.subject)
     # "The guild glazed the windows…" in the Emberglass Guild's document: the question's
     # description ("the guild that glazed…") is the document's subject, the bridge.
     kind = type_word(question, f.chunk_terms)
