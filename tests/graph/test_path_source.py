@@ -2,7 +2,8 @@
 
 On the bundled sample corpus and its imported graph (what `treerag demo` builds), the Chinese
 question about Perrin Osk's teacher walks Perrin Osk —student_of→ Shen Yiwei; the passage
-about Shen Yiwei (沈疑微, the document gives both names) is where he was born.
+about Shen Yiwei (沈疑微, the document gives both names) is where he was born. The English
+three-hop question the web page draws is answered along its chain, last hop first.
 """
 
 from __future__ import annotations
@@ -47,3 +48,23 @@ async def test_the_offline_answer_says_where_the_teacher_was_born(demo_ctx, tmp_
     root = result["tree"]["chunks"]
     judged = [c for c in root if (c.get("found_by") or {}).get("kind") == "paths"]
     assert judged and judged[0]["score"] == 1  # linked from the entity the question names
+
+
+THREE_HOPS = (
+    "Which guild built the ship commanded by the man who signed the Accord of Quillhaven on "
+    "behalf of Varunhal?"
+)
+
+
+async def test_the_three_hop_answer_follows_the_chain(demo_ctx, tmp_path):
+    # Signatory for Varunhal (overview) → his ship (his document) → the guild that built it
+    # (the guild's record, which the root run holds, so the sub-run is not given it again).
+    ctx = Context(data_dir=demo_ctx.data_dir, checkpointer_uri=str(tmp_path / "cp.sqlite"))
+    result = await ask(THREE_HOPS, ctx)
+    answer = result["answer"]
+    first = answer.split("[1]")[0]
+    assert "Guild of Tidewrights" in first and "Saltwren" in first, answer
+    assert "Aldous Brennick for Varunhal" in answer, answer
+    followups = [c.get("followup") for c in result["tree"]["chunks"] if c.get("followup")]
+    assert "Which guild built the ship commanded by Aldous Brennick?" in followups, followups
+    assert not any("on behalf of" in f for f in followups), followups
