@@ -70,4 +70,4 @@ def test_an_english_question_holding_a_chinese_name_is_read_as_english(reasoner)
         "沈秋禾 was a sea captain. In 1599 she was given command of the Saltwren, a merchant ship."
     )
     verdict = reasoner._judge("Which guild built the ship commanded by 沈秋禾?", "沈秋禾", text)
-    assert verdict.followup == "Which guild built Saltwren?"
+    assert verdict.followup == "Which guild built the Saltwren?"

@@ -12,6 +12,7 @@ import pytest
 from treerag.context import Context
 from treerag.models import get_embeddings
 from treerag.nodes.answer import build_evidence
+from treerag.reasoning.answering import answering_across
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.bridging import bridge, followup, type_word
 from treerag.reasoning.compose import chain
@@ -124,3 +125,16 @@ def test_a_sub_run_s_chunk_that_asked_a_follow_up_is_numbered_first():
     evidence = build_evidence([chunk], 10_000)
     assert [e.chunk_id for e in evidence] == ["c1", "s2", "s0"]
     assert evidence[1].asked == "Which yard built Marlwing?" and evidence[2].asked == ""
+
+
+def test_a_description_is_tied_to_its_person_s_document_across_chunks():
+    question = "Where was the first Warden of the Salt League born?"
+    identity = "Tobiah Crane (1650–1711) was a river pilot and the first Warden of the Salt League."
+    career = "Tobiah Crane\n\nCrane was born in 1650 in Hollin Ford, the son of a ferryman."
+    found = answering_across(question, "Tobiah Crane", career, [identity])
+    assert found is not None and found.filler == "Hollin Ford" and found.bridge == identity
+    evidence = [
+        _item(1, "Tobiah Crane", identity, 0),
+        _item(2, "Tobiah Crane", career, 0),
+    ]
+    assert [q.n for q in chain(question, evidence)] == [2, 1]

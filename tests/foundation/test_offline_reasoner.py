@@ -46,7 +46,7 @@ def test_a_bridge_chunk_scores_1_with_a_real_follow_up_question(reasoner):
     question = "Which guild built the ship captained by Aldous Brennick?"
     verdict = reasoner._judge(question, "Aldous Brennick", BRENNICK)
     assert verdict.score == 1
-    assert verdict.followup == "Which guild built Saltwren?"
+    assert verdict.followup == "Which guild built the Saltwren?"
     assert not near_duplicate(verdict.followup, question)
 
     verdict = reasoner._judge("盐鹪号由哪个行会建造，该行会位于哪里？", "盐鹪号", ZH_BRIDGE)

@@ -328,7 +328,10 @@ def answering_across(
     One Arcade"); a sentence of this chunk, about its subject as every sentence of a
     document is, holds what is asked and the asked-for thing ("Formula One Arcade is a
     racing video game developed by Studio 33"). As in a chain inside one chunk, the pair
-    must hold the relation and the bridge must add some of it. `Answering.bridge` is the
+    must hold the relation; unlike there, the bridge need not add to it: naming both the
+    question's entity and this chunk's subject is its part ("Aldous Brennick … was the first
+    Speaker of the Federal Assembly" for "Where was the first Speaker … born?", whose answer
+    "Brennick was born … in Marrowgate" says the whole relation). `Answering.bridge` is the
     bridge sentence used. None when the question names this chunk's subject (then
     `answering` reads it) or asks yes/no or two things.
     """
@@ -494,7 +497,7 @@ def _answers(
     for bridge in (b for b in view.naming if b != sentence):
         said = f"{fold(bridge)} {folded}"
         joint = relation_share(reading, said)
-        if joint >= needed and (joint > share or bridge == before):
+        if joint >= needed and (joint > share or bridge == before or across):
             # The bridge may give the rank ("the first king…" names him), but the sentence
             # must not give another ("…crowned as its last king").
             if ordinals_held(view.ranks, said) and (

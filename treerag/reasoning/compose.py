@@ -202,7 +202,7 @@ def _completed(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Qu
     """A sub-run's open link, closed by a chunk this run holds: answer, then the sub-run's tie.
 
     "…the ship commanded by Aldous Brennick?" found in his document that he commanded the
-    Saltwren and asked "Which guild built Saltwren?"; the guild's document, partial here, is
+    Saltwren and asked "Which guild built the Saltwren?"; the guild's document, partial here, is
     not given to a sub-run again (its parent holds it), so its sentence answers here: "Among
     the vessels launched by the guild is the Saltwren [3]. In 1599 he was given command of
     the Saltwren [2]."

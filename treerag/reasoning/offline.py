@@ -133,6 +133,8 @@ def _followup(question: str, f: Features) -> str:
     script = script_of_text(question)
     if script != "en":
         entity = in_script(entity, script)
+    elif entity and re.search(rf"\bthe\s+{re.escape(entity)}\b(?!\s+[A-Z])", sentence):
+        entity = f"the {entity}"  # "command of the Saltwren": "Which guild built the Saltwren?"
     # What the sentence naming the bridge says (with the chunk's subject, whom it is about)
     # is the part of the question the chunk answers, the rest is the follow-up's: "出生"
     # elsewhere in 林秋雁's document (her own birth) does not answer where the painter she
