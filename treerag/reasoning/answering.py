@@ -254,10 +254,11 @@ def _object_of(reading: QuestionReading, sentence: str) -> str:
     glue = _OBJECT_GLUE.match(cased, verb.end()) if verb else None
     if glue is None:
         return ""
-    rest = cased[glue.end() :]
-    first = next(iter(proper_names(rest, READING)), "")
+    # Read in the whole sentence: cut off, the name would open a sentence, where a capital
+    # says nothing ("Canberra, the capital of Australia." finds only Australia).
+    first = next((n for n in proper_names(cased, READING) if cased.startswith(n, glue.end())), "")
     fresh = first and canonical(first) not in canonical(reading.folded)
-    return first if fresh and rest.startswith(first) else ""
+    return first if fresh else ""
 
 
 def answering(question: str, title: str, text: str) -> Answering | None:

@@ -408,6 +408,11 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
             return ""
         text = f"{clause[: span[0]]}{entity}{clause[span[1] :]}"
     text = " ".join(text.split()).strip(" ,，")
+    if text.startswith(entity) and not HAN_CHAR.search(text[len(entity) :]):
+        # "a university located in what city?" with the university in its place: the
+        # participle that described it now says it ("Australian National University is
+        # located in what city?").
+        text = re.sub(rf"^({re.escape(entity)})\s+(?=[a-z]+(?:ed|en|wn|lt|ght)\b)", r"\1 is ", text)
     text = re.sub(r"^(?:and|but|while|并且|而且|以及)\s*", "", text, flags=re.IGNORECASE)
     if not text:
         return ""

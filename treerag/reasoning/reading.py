@@ -16,7 +16,8 @@
   what the question asks for ("In 1931 he founded the Orsk Press" in Pavel Orsk's document
   answers "Who founded the Orsk Press?").
 - **The relation** is the question's content terms outside the names it gives, the noun of
-  "which X" and the words that only say what kind of answer is wanted (时间, year): "born",
+  "which X" (and the word that qualifies it, "Australian" of "what Australian city", which
+  is no name either) and the words that only say what kind of answer is wanted (时间, year): "born",
   "flows". Each term counts one; a Chinese term is credited with the share of it that the
   text holds as one run of characters (segmentation-free: 出生 in 出生于; half of 动工 in
   动身; only half of 出生 from 出身 and 学生 apart).
@@ -124,11 +125,13 @@ def read_question(question: str) -> QuestionReading:
     folded = fold(question)
     cased = fold_cased(question)
     quoted = set(re.findall(r"[《「“\"]([^》」”\"]+)[》」”\"]", cased))
+    modifier = _head_modifier(cased)
     found = tuple(
         dict.fromkeys(
             canonical(n)
             for n in proper_names(cased, READING)
             if canonical(n)
+            and canonical(n) != modifier  # "what Australian city": a kind, not a name
             and not _ASKING.search(fold(n))
             and (n in quoted or proper(n))
             # what `names_in` can find: "GDP" is too short to tell from a word, a term then
@@ -138,7 +141,7 @@ def read_question(question: str) -> QuestionReading:
     terms = tuple(content_terms(folded))
     named_terms = {t for n in found for t in content_terms(n)}
     head = _head(folded, cased)
-    candidates = _relation_terms(folded, head)
+    candidates = _relation_terms(folded, head, modifier)
     relation = tuple(t for t in candidates if t not in named_terms)
     return QuestionReading(
         folded=folded,
@@ -160,14 +163,17 @@ _AUXILIARY = re.compile(
 """An auxiliary right after the question word (and its noun): "Where was…", "What year did…"."""
 
 
-def _relation_terms(folded: str, head: str) -> tuple[str, ...]:
-    """A question's content terms that can be relation: not answer-kind nor asking words."""
+def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ...]:
+    """A question's content terms that can be relation: not answer-kind nor asking words.
+
+    The asked noun and the word that qualifies it ("Australian" of "what Australian city")
+    say what kind of answer is asked, not what the sentence must say of it.
+    """
+    kind = {stem(w) for w in (head, modifier) if w}
     return tuple(
         t
         for t in content_terms(folded)
-        if t not in ANSWER_KIND_WORDS
-        and not _ASKING.match(t)
-        and (not head or stem(t) != stem(head))
+        if t not in ANSWER_KIND_WORDS and not _ASKING.match(t) and stem(t) not in kind
     )
 
 
@@ -216,6 +222,15 @@ def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
             return participle[0] if participle else later[-1]
         start = folded.find(clause, start) + len(clause)
     return ""
+
+
+def _head_modifier(cased: str) -> str:
+    """The capitalised word between an English question word and its noun, lower-cased.
+
+    "what Australian city", "which Canadian actress": "australian", "canadian".
+    """
+    found = re.search(r"\b(?i:which|what)\s+([A-Z][\w\-']*)\s+[a-z][a-z\-]+", cased)
+    return found.group(1).lower() if found else ""
 
 
 def _head(folded: str, cased: str) -> str:
