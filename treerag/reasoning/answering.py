@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.named import names_in
 from treerag.reasoning.reading import (
     RELATION_SHARE,
@@ -170,7 +171,11 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if reading.kind == "thing":
         # A title in quotation marks names a work whole ("《长津湖之水门桥》", "the sitcom
         # "Mad About You""), where segmentation and capitals cut it up.
-        names = [*_TITLED.findall(fold_cased(sentence)), *names]
+        # "吉祥物叫什么": the name the sentence gives the noun in apposition (`called`).
+        asked_name = named_noun(reading.folded)
+        given = called(asked_name, folded) if asked_name[1] else []
+        titled = _TITLED.findall(fold_cased(sentence))
+        names = given or [*titled, *names]
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
         names = [subject, *names] if reading.kind == "person" else [*names, subject]

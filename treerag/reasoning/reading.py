@@ -72,6 +72,19 @@ ANSWER_KIND_WORDS = frozenset(
     """.split()
 )
 """Words that say what kind of answer is wanted, not what it is about: not relation."""
+_DEICTIC = frozenset("我国 我们 咱们 本国 我省 我市".split())
+"""Words that point at the asker's country or town ("我国2021年人口出生率"): a document names
+it (中国, 全国) or points the same way, so they are no relation term it must hold."""
+_FRAME_LOCATIVE = re.compile(r"([》」”])\s*([中里内上])")
+"""A locative closing a quoted title's frame ("在《相逢时节》中演的谁"): jieba glues it to the
+verb after it (中演), which no sentence holds ("…中，梁冠华饰演张立新")."""
+
+
+def _unglued(folded: str) -> str:
+    """A canonical question with a title frame's locative cut off from the verb after it."""
+    return _FRAME_LOCATIVE.sub(r"\1\2 ", folded)
+
+
 _ASKING = re.compile(r"^(?:哪|几|多少|什么|何|谁)")
 """Chinese question words jieba keeps whole (哪一年, 几次): they ask, they do not relate."""
 
@@ -138,7 +151,7 @@ def read_question(question: str) -> QuestionReading:
             and len(canonical(n)) >= MIN_NAME_CHARS["cjk" if HAN_CHAR.search(n) else "latin"]
         )
     )
-    terms = tuple(content_terms(folded))
+    terms = tuple(content_terms(_unglued(folded)))
     named_terms = {t for n in found for t in content_terms(n)}
     head = _head(folded, cased)
     candidates = _relation_terms(folded, head, modifier)
@@ -167,13 +180,17 @@ def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ..
     """A question's content terms that can be relation: not answer-kind nor asking words.
 
     The asked noun and the word that qualifies it ("Australian" of "what Australian city")
-    say what kind of answer is asked, not what the sentence must say of it.
+    say what kind of answer is asked, not what the sentence must say of it; a word that
+    points at the asker's country (我国) names nothing the document must repeat.
     """
     kind = {stem(w) for w in (head, modifier) if w}
     return tuple(
         t
-        for t in content_terms(folded)
-        if t not in ANSWER_KIND_WORDS and not _ASKING.match(t) and stem(t) not in kind
+        for t in content_terms(_unglued(folded))
+        if t not in ANSWER_KIND_WORDS
+        and t not in _DEICTIC
+        and not _ASKING.match(t)
+        and stem(t) not in kind
     )
 
 

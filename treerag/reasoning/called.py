@@ -1,0 +1,88 @@
+"""The name a sentence gives a thing a Chinese question asks the name of.
+
+"北京冬奥会吉祥物叫什么" asks what the mascot is called. A news text gives the name right
+after the noun, in apposition: bare ("吉祥物冰墩墩以熊猫为原型"), in brackets
+("吉祥物（冰墩墩）") or in quotation marks ("吉祥物“冰墩墩”"). Segmentation cuts an unknown
+name apart (冰墩 / 墩), and the sentence's other names (熊猫, of "以熊猫为原型") are not what
+is asked: the apposition is read here, and where a sentence gives one, it is the sentence's
+only candidate.
+
+A bare apposition is the run of words after the noun that jieba's dictionary does not know
+(冰墩), or single characters that are no function word (墩), up to the first word it knows
+or one a function word opens (以, 极具, 一墩): "吉祥物极具深意" names nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from treerag.reasoning.text import content_terms
+from treerag.text import HAN, HAN_CHAR
+
+_ASKS_NAME = re.compile(
+    rf"([{HAN}]+?)的?(?:名字|名称)?(?:叫做?|名叫|称为|称作)什么(?:名字)?"
+    rf"|([{HAN}]+?)的?(?:名字|名称)是什么"
+)
+"""A canonical Chinese question asking what something is called, the noun before it."""
+_OPENING = {"（": "）", "(": ")", "“": "”", "「": "」", '"': '"', "《": "》"}
+_DEMONSTRATIVE = frozenset("这那该此本")
+_FUNCTION = frozenset("以和与及是为在的了将被从对把向于就也都而并或等之其这那一")
+"""Characters that end a bare apposition: particles, prepositions, conjunctions."""
+_LONGEST = 12
+"""Characters a bare apposition is read in (a name is short)."""
+
+
+@lru_cache(maxsize=1024)
+def named_noun(folded: str) -> tuple[str, str]:
+    """The noun a canonical Chinese question asks the name of, and the word before it.
+
+    "北京冬奥会吉祥物叫什么" → ("冬奥会", "吉祥物"): the mascot of the Winter Olympics, not
+    the Paralympics' ("冬残奥会吉祥物“雪容融”" names another). A demonstrative (这部) is no
+    such word. ("", "") when the question asks no name.
+    """
+    found = _ASKS_NAME.search(folded)
+    if found is None:
+        return "", ""
+    words = content_terms(found.group(1) or found.group(2))
+    if not words or not HAN_CHAR.match(words[-1]):
+        return "", ""
+    before = words[-2] if len(words) > 1 and words[-2][0] not in _DEMONSTRATIVE else ""
+    return before, words[-1]
+
+
+def called(asked: tuple[str, str], folded: str) -> list[str]:
+    """The names a canonical sentence gives the asked noun (`named_noun`) in apposition."""
+    before, noun = asked
+    phrase = re.compile(f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
+    out: list[str] = []
+    for match in phrase.finditer(folded):
+        name = _apposition(folded[match.end() :].lstrip())
+        if name and name not in out:
+            out.append(name)
+    return out
+
+
+def _apposition(after: str) -> str:
+    """The name at the start of `after`: bracketed or quoted whole, else a bare run."""
+    if after[:1] in _OPENING:
+        close = after.find(_OPENING[after[0]], 1)
+        inner = after[1:close] if close > 0 else ""
+        return inner.strip() if 2 <= len(inner.strip()) <= _LONGEST else ""
+    from treerag.segment import jieba
+
+    freq = jieba().dt.FREQ
+    run: list[str] = []
+    unknown = False
+    for word in jieba().lcut(after[:_LONGEST]):
+        if not all(HAN_CHAR.match(c) for c in word) or word[0] in _FUNCTION:
+            break  # punctuation, a digit, a particle, or a word one opens (一墩 of 一墩难求)
+        if len(word) == 1 and word not in _FUNCTION:
+            run.append(word)
+        elif len(word) > 1 and not freq.get(word):
+            run.append(word)
+            unknown = True
+        else:
+            break
+    name = "".join(run)
+    return name if unknown and len(name) >= 2 else ""
