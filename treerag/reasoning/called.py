@@ -77,12 +77,9 @@ def _apposition(after: str) -> str:
     for word in jieba().lcut(after[:_LONGEST]):
         if not all(HAN_CHAR.match(c) for c in word) or word[0] in _FUNCTION:
             break  # punctuation, a digit, a particle, or a word one opens (一墩 of 一墩难求)
-        if len(word) == 1 and word not in _FUNCTION:
-            run.append(word)
-        elif len(word) > 1 and not freq.get(word):
-            run.append(word)
-            unknown = True
-        else:
-            break
+        if len(word) > 1 and freq.get(word):
+            break  # a word the dictionary knows (极具, 受到)
+        run.append(word)
+        unknown = unknown or len(word) > 1
     name = "".join(run)
     return name if unknown and len(name) >= 2 else ""
