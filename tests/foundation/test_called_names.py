@@ -37,6 +37,8 @@ def test_the_noun_whose_name_is_asked(question: str, noun: tuple[str, str]) -> N
         ("北京冬奥会和冬残奥会的吉祥物极具深意。", []),
         ("选择熊猫作为北京冬奥会吉祥物形象并不令人感到意外。", []),
         ("冬奥会的吉祥物冰墩墩一墩难求。", ["冰墩墩"]),
+        ("冬奥会吉祥物（冰墩墩", []),  # a bracket never closed gives no name
+        ("冬奥会吉祥物“”亮相。", []),
     ],
 )
 def test_the_name_given_in_apposition(sentence: str, names: list[str]) -> None:

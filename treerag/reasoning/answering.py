@@ -174,8 +174,7 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         # "吉祥物叫什么": the name the sentence gives the noun in apposition (`called`).
         asked_name = named_noun(reading.folded)
         given = called(asked_name, folded) if asked_name[1] else []
-        titled = _TITLED.findall(fold_cased(sentence))
-        names = given or [*titled, *names]
+        names = given or [*_TITLED.findall(fold_cased(sentence)), *names]
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
         names = [subject, *names] if reading.kind == "person" else [*names, subject]
