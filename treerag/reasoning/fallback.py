@@ -2,21 +2,24 @@
 
 Every sentence of the useful evidence is ranked (`rank`: similarity to the question, or to
 the follow-up a sub-run answered, plus term overlap); only those that carry the question
-(`carries`: its entity, or enough of its relation) are quoted, the plainest statement of the
-asked-for thing first (`pick`), at most `FALLBACK_SENTENCES`.
+(`carries`: its entity, or enough of its relation), or that state the asked-for thing plainly
+in a chunk naming the entity, are quoted, the plainest statement of the asked-for thing
+first (`pick`), at most `FALLBACK_SENTENCES`.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
 
+from treerag.reasoning.answering import candidates as answer_candidates
 from treerag.reasoning.base import EvidenceItem, Quote
 from treerag.reasoning.named import names_in
-from treerag.reasoning.questions import slot, statement
+from treerag.reasoning.questions import MEASURE_WORDS, counted, slot, statement
 from treerag.reasoning.reading import (
     fold,
     present,
@@ -26,10 +29,14 @@ from treerag.reasoning.reading import (
     text_stems,
 )
 from treerag.reasoning.text import content_terms, squash, unfootnoted
-from treerag.text import canonical
+from treerag.text import HAN_CHAR, canonical
 
 FALLBACK_SENTENCES = 2
 """Sentences an offline answer quotes when the tree found no chain (one or two, as a chain)."""
+
+PLAIN_REACH = 8
+"""How far down the relevant sentences a plain statement of the asked-for thing is sought
+(`states_asked` 2) when none is among the best 2 x `FALLBACK_SENTENCES`."""
 
 CARRIES_RELATION = 0.5
 """Share of a question's relation a quoted sentence without its entity must hold…"""
@@ -57,18 +64,46 @@ def carries(question: str, sentence: str) -> bool:
     return held >= CARRIES_TERMS or relation_share(reading, folded) >= CARRIES_RELATION
 
 
+def states_asked(kind: str, sentence: str, question: str) -> int:
+    """How plainly a sentence states the asked-for thing: 0 not, 1 a candidate, 2 plainly.
+
+    A count is stated by a number outside dates, times and codes (`answering.candidates`),
+    plainly with what is counted ("132人" for 多少人, "30个议席" for 多少个议席, "four times"
+    is not read); other kinds as `questions.statement` reads them.
+    """
+    if kind != "number":
+        return statement(kind, sentence, question)
+    found = answer_candidates(read_question(question), sentence)
+    if not found:
+        return 0
+    unit = counted(question)
+    folded = fold(sentence)
+    return 2 if unit and any(_counts(c, unit, folded) for c in found) else 1
+
+
+def _counts(number: str, unit: str, folded: str) -> bool:
+    """Whether `number` is said with the unit counted: "132人", "30个议席", "132 people"."""
+    if number.endswith(unit):
+        return True  # 四次: a Chinese numeral is read with its measure word
+    between = rf"\s*[{MEASURE_WORDS}]?\s*" if HAN_CHAR.search(unit) else r"\s+(?:[a-z\-]+\s+)?"
+    return re.search(rf"{re.escape(number)}{between}{re.escape(unit)}", folded) is not None
+
+
 class Ranked(NamedTuple):
     """One evidence sentence as the answer ranks it."""
 
     score: float
     level: int
-    """How plainly it states the asked-for thing (`questions.statement`)."""
+    """How plainly it states the asked-for thing (`states_asked`)."""
     n: int
     """The number of the evidence item it comes from (its citation)."""
     text: str
     relevant: bool = True
     """Whether it carries the question (`carries`: its entity, or enough of its relation;
     else never quoted)."""
+    by_chunk: bool = False
+    """Relevant only as a sentence of a chunk that names the question's entity: it states
+    the asked-for thing plainly (`states_asked` 2)."""
 
 
 def rank(
@@ -104,6 +139,13 @@ def rank(
         dict(zip(followups, vectors[1 : 1 + len(followups)], strict=True)),
     )
     kind = slot(question)
+    # A sentence belongs to its document: one that plainly states the asked-for thing
+    # ("機上載有132人") is about the question's entity when its chunk names it.
+    naming = {
+        item.n
+        for item in evidence
+        if any(names_in(e, canonical(f"{item.title} {item.text}")) for e in reading.entities)
+    }
     out = []
     for (n, sent, asked), vec in zip(candidates, vectors[1 + len(followups) :], strict=True):
         sim = float(vec @ q_vec)
@@ -113,11 +155,12 @@ def rank(
         shared = [t for t in q_terms if present(t, folded, text_stems(folded))]
         overlap = len(shared) / max(1, len(q_terms))
         states = max(
-            statement(kind, sent, question),
-            statement(slot(asked), sent, asked) if asked else 0,
+            states_asked(kind, sent, question),
+            states_asked(slot(asked), sent, asked) if asked else 0,
         )
-        relevant = carries(question, sent) or bool(asked and carries(asked, sent))
-        out.append(Ranked(sim + 0.3 * overlap, states, n, sent, relevant))
+        carried = carries(question, sent) or bool(asked and carries(asked, sent))
+        by_chunk = not carried and states == 2 and n in naming
+        out.append(Ranked(sim + 0.3 * overlap, states, n, sent, carried or by_chunk, by_chunk))
     out.sort(key=lambda r: -r.score)
     return out
 
@@ -128,14 +171,23 @@ def pick(ranked: list[Ranked]) -> list[Quote]:
     Only sentences that carry the question (or the follow-up they answered) count:
     they name its entity or hold half its relation (`carries`). The lead
     is, among the best 2 x `FALLBACK_SENTENCES`, the first of those that state the
-    asked-for thing most plainly (`questions.statement`); then the best others, up to
-    `FALLBACK_SENTENCES` in all, each sentence once.
+    asked-for thing most plainly (`states_asked`), or failing a plain one (2) there, the
+    first plain one of the best `PLAIN_REACH`; then the best others, up to
+    `FALLBACK_SENTENCES` in all, each sentence once. A lead quotable only as a sentence of
+    its chunk (`Ranked.by_chunk`) is followed by the best sentence of that chunk that
+    carries the question: it ties the lead to the question's entity.
     """
     relevant = [r for r in ranked if r.relevant]
     top = relevant[: FALLBACK_SENTENCES * 2]
     plainest = max((r.level for r in top), default=0)
     lead = next((r for r in top if r.level == plainest), None) if plainest else None
+    if plainest < 2:
+        # A plain statement ("机上载有132人" for 多少人) is worth reaching further down for.
+        lead = next((r for r in relevant[:PLAIN_REACH] if r.level == 2), lead)
     ordered = ([lead] if lead else []) + [r for r in relevant if r is not lead]
+    if lead and lead.by_chunk:
+        # Its chunk's sentence that names the entity ties it to the question.
+        ordered.sort(key=lambda r: r is not lead and (r.n != lead.n or r.by_chunk))
     picked: list[Quote] = []
     for r in ordered:
         if len(picked) == FALLBACK_SENTENCES:

@@ -36,7 +36,19 @@ def names_in(name: str, text: str) -> bool:
         return False
     if has_han(name):
         return name in text
-    return f" {name} " in f" {text} "
+    return _latin_name(name).search(text) is not None
+
+
+@functools.lru_cache(maxsize=4096)
+def _latin_name(name: str) -> re.Pattern[str]:
+    """A canonical Latin name as whole words: no letter or digit glued on either side.
+
+    In Chinese text the name's neighbours are Han characters ("东航mu5735航班"). A code may
+    be written with or without a space where letters meet digits ("emnlp 2022", "kf21").
+    """
+    parts = re.split(r"(?<=[a-z])\s?(?=\d)|(?<=\d)\s?(?=[a-z])", name)
+    body = r"\s?".join(re.escape(p) for p in parts)
+    return re.compile(rf"(?<![a-z0-9]){body}(?![a-z0-9])")
 
 
 @functools.lru_cache(maxsize=4096)

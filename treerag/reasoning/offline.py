@@ -51,6 +51,7 @@ from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import is_new
 from treerag.reasoning.reading import (
+    codes,
     described,
     fold,
     names_kind,
@@ -73,7 +74,7 @@ from treerag.reasoning.wording import (
     script_of_text,
     strip_label,
 )
-from treerag.text import LINKING, canonical, has_han, proper_names, query_key
+from treerag.text import LINKING, canonical, fold_cased, has_han, proper_names, query_key
 
 REFERENCE = re.compile(
     # "that"/"this" are left out: in questions they are mostly relative ("the fishers that…").
@@ -208,7 +209,8 @@ def named_entity(question: str, title: str, text: str) -> str:
 @functools.lru_cache(maxsize=1024)
 def _question_names(question: str) -> tuple[tuple[str, str], ...]:
     """The question's proper names with their canonical keys: every chunk a run judges asks."""
-    return tuple((name, query_key(name)) for name in proper_names(question, LINKING))
+    names = [*proper_names(question, LINKING), *codes(fold_cased(question))]
+    return tuple((name, query_key(name)) for name in dict.fromkeys(names))
 
 
 class OfflineReasoner:

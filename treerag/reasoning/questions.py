@@ -123,6 +123,30 @@ def _relative(lowered: str, at: int) -> bool:
     return before is not None and before.group(1) not in _ASKING_BEFORE
 
 
+MEASURE_WORDS = "个名位座家次条架辆只所项届场件岁"
+"""Chinese measure words a count is said with (多少个议席, 30个议席)."""
+_COUNTED_ZH = re.compile(rf"(?:多少|几)\s*([{MEASURE_WORDS}]?)\s*([{HAN}]{{0,4}})")
+_COUNTED_EN = re.compile(r"\bhow many\s+([a-z][a-z\-]+)", re.I)
+
+
+def counted(question: str) -> str:
+    """What a count question counts, canonical; "" when it names nothing.
+
+    人 of 多少人, 议席 of 多少个议席, 次 of 几次, "people" of "how many people"; nothing
+    for 多少钱 or "how much".
+    """
+    folded = fold(question)
+    if match := _COUNTED_EN.search(folded):
+        return "" if match.group(1) in EN_STOP else match.group(1)
+    if not (match := _COUNTED_ZH.search(folded)):
+        return ""
+    from treerag.segment import jieba
+
+    words = jieba().lcut(match.group(2)) if match.group(2) else []
+    noun = words[0] if words and not is_zh_stop(words[0]) and words[0] != "钱" else ""
+    return noun or match.group(1)
+
+
 def _head(question: str) -> str:
     """The noun a question word governs: "guild" in "Which guild built …"."""
     match = re.search(r"\b(?:which|what)\s+([a-z][a-z\-]+)", question, re.I)

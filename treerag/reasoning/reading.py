@@ -132,6 +132,18 @@ class QuestionReading:
         return replace(self, relation=kept, asked=_asked_term(self.folded, head_free) or "")
 
 
+_CODE = re.compile(
+    r"(?<![A-Za-z0-9])(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]+(?:-[A-Z0-9]+)*(?![A-Za-z0-9])"
+)
+"""A code: capitals and digits, both ("MU5735", "C919", "KF-21", "G20"): it names one flight,
+aircraft or event as a proper name does ("1990s", "5km", "2nd" are not codes)."""
+
+
+def codes(text: str) -> list[str]:
+    """The codes a text gives, as written (`_CODE`)."""
+    return _CODE.findall(text)
+
+
 @lru_cache(maxsize=2048)
 def read_question(question: str) -> QuestionReading:
     """Read a question in its canonical form (rules at the top of this module)."""
@@ -142,7 +154,7 @@ def read_question(question: str) -> QuestionReading:
     found = tuple(
         dict.fromkeys(
             canonical(n)
-            for n in proper_names(cased, READING)
+            for n in [*proper_names(cased, READING), *codes(cased)]
             if canonical(n)
             and canonical(n) != modifier  # "what Australian city": a kind, not a name
             and not _ASKING.search(fold(n))

@@ -34,9 +34,11 @@ MONTH_NAME = re.compile(
 STATED_DATE = re.compile(rf"{YEAR.pattern}|\d{{2,4}}年|\d{{1,2}}月|\d{{1,2}}日")
 """A date as a raw sentence states one: a year, 2021年, 3月, 9日 (not "3年后", a span)."""
 
-DATE_PART = re.compile(r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*[点时]\s*(?:\d{1,2}\s*分|半|整|多|许)")
+DATE_PART = re.compile(
+    r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*时(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*点\s*(?:\d{1,2}\s*分|半|整|多|许|左右)"
+)
 """A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
-question does not ask it."""
+question does not ask it ("23时左右", "14时38分"; "3点" alone may be three points)."""
 
 QUANTITY = re.compile(
     r"(?<![a-z\d.,])\d(?:[\d,.]*\d)?(?:\s*%)?"
