@@ -31,6 +31,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from treerag.reasoning.called import called, named_noun
+from treerag.reasoning.kinds import asked_kind, kinds, without_kind_words
 from treerag.reasoning.named import names_in
 from treerag.reasoning.reading import (
     RELATION_SHARE,
@@ -159,6 +160,9 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
             for m in QUANTITY.finditer(folded)
             if m.group() not in asked and m.start() not in in_dates
         ]
+    if noun := asked_kind(asked):
+        # "什么类型的电影": the kind a sentence gives the noun ("…主演的喜剧电影"), if any.
+        return [k for k in kinds(noun, folded) if k not in asked]
     if _WORK_ASKED.search(asked) and HAN_CHAR.search(folded):
         # A Chinese text writes the title of a work between 《》 (the 书名号 of GB/T 15834):
         # "大量观影群体" is no film.
@@ -463,6 +467,8 @@ def _answers(
     dated = scoped_year and reading.kind != "time"
     if dated:
         options = tuple(o for o in options if not _other_year(reading.folded, folded, o))
+    if not options and asked_kind(reading.folded):
+        return None  # a kind is said before its noun or not at all ("这一类型的电影")
     found = options[0] if options else _common_word(reading, sentence)
     # The candidates are dated above; a common word is dated here.
     if not found or (dated and not options and _other_year(reading.folded, folded, found)):
@@ -471,15 +477,17 @@ def _answers(
     # says the relation itself: "Port Veyra lies on the Salt River" answers which river
     # flows through it.
     kind_named = bool(reading.head) and names_kind(found, reading.head)
-    if not kind_named and not _asks(reading, folded):
+    # A kind said before its noun ("喜剧电影") says what is asked (`kinds`); the rest of
+    # the relation but the kind word (类型, never said by a definition) is still needed.
+    kind_said = bool(options) and bool(asked_kind(reading.folded))
+    if not kind_named and not kind_said and not _asks(reading, folded):
         return None  # it must say what is asked ("directed", not only "made his debut")
     # A quantity is the easiest thing to find in the wrong sentence: it needs the whole
     # relation ("销量同比增长" is not "营业收入同比增长").
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
     quantity = reading.kind == "number" and not kind_named
-    share = relation_share(
-        _without_numbers(reading) if quantity or scoped_year else reading, folded
-    )
+    weighed = _without_numbers(reading) if quantity or scoped_year else reading
+    share = relation_share(without_kind_words(weighed) if kind_said else weighed, folded)
     if quantity and scoped:  # most of it here, the rest in the chunk
         held = share >= RELATION_SHARE and relation_share(reading, view.whole) >= 1.0
         share = 1.0 if held else 0.0

@@ -18,6 +18,7 @@ import numpy as np
 
 from treerag.reasoning.answering import candidates as answer_candidates
 from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.named import names_in
 from treerag.reasoning.questions import MEASURE_WORDS, counted, slot, statement
 from treerag.reasoning.reading import (
@@ -69,8 +70,11 @@ def states_asked(kind: str, sentence: str, question: str) -> int:
 
     A count is stated by a number outside dates, times and codes (`answering.candidates`),
     plainly with what is counted ("132人" for 多少人, "30个议席" for 多少个议席, "four times"
-    is not read); other kinds as `questions.statement` reads them.
+    is not read); a kind, plainly when said before its noun ("喜剧电影": `kinds`); other
+    kinds as `questions.statement` reads them.
     """
+    if noun := asked_kind(fold(question)):
+        return 2 if kinds(noun, fold(sentence)) else 0
     if kind != "number":
         return statement(kind, sentence, question)
     found = answer_candidates(read_question(question), sentence)
