@@ -61,6 +61,10 @@ LOCK_FILE = "LOCK"
 """Milvus Lite's lock file inside its folder (`milvus_lite.db.LOCK_FILENAME`)."""
 ELECTION_TIMEOUT_S = 60.0
 """How long to wait for another process's election (opening a large folder takes a while)."""
+CONNECT_TIMEOUT_S = 60.0
+"""How long a client waits for the server's channel to be ready. Milvus Lite serves from a
+thread of its process, so under load (a busy interpreter, two cores) it can take past
+pymilvus's default 10 s to answer its first call."""
 LOCKED_WAIT_S = 2.0
 """How long a folder locked without a live endpoint is retried before giving up: an owner
 that exits without its exit handler releases the lock as its process ends."""
@@ -401,7 +405,9 @@ class SharedLiteClient:
 
             old = self._client
             try:
-                client = MilvusClient(endpoint.uri, grpc_options=self._grpc_options)
+                client = MilvusClient(
+                    endpoint.uri, grpc_options=self._grpc_options, timeout=CONNECT_TIMEOUT_S
+                )
             except Exception as exc:  # pymilvus raises several types for a refused connection
                 raise StoreError(
                     f"cannot open Milvus Lite at {self.folder!r} through {endpoint.uri} "
