@@ -467,7 +467,8 @@ def _answers(
     dated = scoped_year and reading.kind != "time"
     if dated:
         options = tuple(o for o in options if not _other_year(reading.folded, folded, o))
-    if not options and asked_kind(reading.folded):
+    kind_asked = bool(asked_kind(reading.folded))
+    if kind_asked and not options:
         return None  # a kind is said before its noun or not at all ("这一类型的电影")
     found = options[0] if options else _common_word(reading, sentence)
     # The candidates are dated above; a common word is dated here.
@@ -479,15 +480,14 @@ def _answers(
     kind_named = bool(reading.head) and names_kind(found, reading.head)
     # A kind said before its noun ("喜剧电影") says what is asked (`kinds`); the rest of
     # the relation but the kind word (类型, never said by a definition) is still needed.
-    kind_said = bool(options) and bool(asked_kind(reading.folded))
-    if not kind_named and not kind_said and not _asks(reading, folded):
+    if not kind_named and not kind_asked and not _asks(reading, folded):
         return None  # it must say what is asked ("directed", not only "made his debut")
     # A quantity is the easiest thing to find in the wrong sentence: it needs the whole
     # relation ("销量同比增长" is not "营业收入同比增长").
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE
     quantity = reading.kind == "number" and not kind_named
     weighed = _without_numbers(reading) if quantity or scoped_year else reading
-    share = relation_share(without_kind_words(weighed) if kind_said else weighed, folded)
+    share = relation_share(without_kind_words(weighed) if kind_asked else weighed, folded)
     if quantity and scoped:  # most of it here, the rest in the chunk
         held = share >= RELATION_SHARE and relation_share(reading, view.whole) >= 1.0
         share = 1.0 if held else 0.0

@@ -145,11 +145,8 @@ def rank(
     kind = slot(question)
     # A sentence belongs to its document: one that plainly states the asked-for thing
     # ("機上載有132人") is about the question's entity when its chunk names it.
-    naming = {
-        item.n
-        for item in evidence
-        if any(names_in(e, canonical(f"{item.title} {item.text}")) for e in reading.entities)
-    }
+    keys = {e.n: canonical(f"{e.title} {e.text}") for e in evidence} if reading.entities else {}
+    naming = {n for n, key in keys.items() if any(names_in(e, key) for e in reading.entities)}
     out = []
     for (n, sent, asked), vec in zip(candidates, vectors[1 + len(followups) :], strict=True):
         sim = float(vec @ q_vec)

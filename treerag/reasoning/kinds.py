@@ -16,7 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from treerag.text import HAN
+from treerag.text import HAN, HAN_CHAR
 
 if TYPE_CHECKING:
     from treerag.reasoning.reading import QuestionReading
@@ -34,6 +34,7 @@ _ZH_NOT_KIND = frozenset(
 a demonstrative, the kind words themselves ("这一类型的电影" gives no kind)."""
 _EN_KIND = re.compile(r"\b(?:is|was|are|were)\s+(?:an?|the)\s+((?:[a-z][a-z\-]*\s+){1,3}?)")
 _EN_NOT_KIND = frozenset("kind type sort genre".split())
+_HAN_WORD = re.compile(f"[{HAN}]+")
 KIND_WORDS = frozenset({"类型", "种类", "样", *_EN_NOT_KIND})
 """The words a kind question asks with; a defining sentence does not say them."""
 
@@ -52,7 +53,7 @@ def without_kind_words(reading: QuestionReading) -> QuestionReading:
 
 def kinds(noun: str, sentence: str) -> list[str]:
     """The kinds a canonical sentence gives `noun`: the words right before it, nearest first."""
-    if re.search(rf"[{HAN}]", noun):
+    if HAN_CHAR.search(noun):
         return _zh_kinds(noun, sentence)
     found = []
     for match in re.finditer(rf"{_EN_KIND.pattern}{re.escape(noun)}\b", sentence):
@@ -70,7 +71,7 @@ def _zh_kinds(noun: str, sentence: str) -> list[str]:
         before = jieba().lcut(sentence[max(0, match.start() - 8) : match.start()])
         kept: list[str] = []
         for word in reversed(before):
-            if word in _ZH_NOT_KIND or not re.fullmatch(rf"[{HAN}]+", word) or len(kept) == 2:
+            if word in _ZH_NOT_KIND or not _HAN_WORD.fullmatch(word) or len(kept) == 2:
                 break
             kept.insert(0, word)
         if kept:

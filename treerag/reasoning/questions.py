@@ -129,6 +129,7 @@ _COUNTED_ZH = re.compile(rf"(?:多少|几)\s*([{MEASURE_WORDS}]?)\s*([{HAN}]{{0,
 _COUNTED_EN = re.compile(r"\bhow many\s+([a-z][a-z\-]+)", re.I)
 
 
+@lru_cache(maxsize=1024)
 def counted(question: str) -> str:
     """What a count question counts, canonical; "" when it names nothing.
 
