@@ -22,8 +22,10 @@ same store (one passage per chunk):
   is relevant, retrieve again, answer over the relevant chunks (or the new ones).
 
 Reported per set and mode: EM, token F1, answer-contains-gold (a normalised gold answer is a
-substring of the normalised answer), recall@5 of the ranked evidence, LLM calls, tokens (as
-the server reports them), and the p50 latency of one question.
+substring of the normalised answer), recall@5 of the ranked evidence, the answer's citations
+(marks per answer, the share naming an item the answer was given, the share of answers citing
+a gold passage), LLM calls, tokens (as the server reports them), and the p50 latency of one
+question.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -49,6 +52,7 @@ from treerag.eval.datasets import Dataset, load_dataset  # noqa: E402
 from treerag.eval.metrics import clean_answer, normalize_answer  # noqa: E402
 from treerag.eval.runner import (  # noqa: E402
     Outcome,
+    evidence_keys,
     mode_context,
     prepare_store,
     run_mode,
@@ -66,6 +70,26 @@ engine: keep its names, add the words a relevant passage would contain, keep its
 Reply with the query only.
 
 Question: {question}"""
+
+
+_MARK = re.compile(r"\[(\d+)\]")
+
+
+def citation_figures(outcome: Outcome, keys: list[str], gold: set[str]) -> dict[str, int]:
+    """The answer's [n] marks: how many, how many name a chunk it was given, any gold one.
+
+    A model writes its own sentences, so a citation is checked by where it points, not by
+    quoting: a mark is valid when its n is one of the answer's evidence items, and it cites
+    gold when that item is a gold passage (title or record id, as recall counts them).
+    """
+    key_of = dict(zip((str(e.get("chunk_id", "")) for e in outcome.evidence), keys, strict=False))
+    marks = [int(n) for n in _MARK.findall(outcome.answer)]
+    valid = [outcome.cited[n] for n in marks if n in outcome.cited]
+    return {
+        "cite_marks": len(marks),
+        "cite_valid": len(valid),
+        "cites_gold": int(any(key_of.get(chunk) in gold for chunk in valid)),
+    }
 
 
 def contains_gold(answer: str, golds: list[str]) -> float:
@@ -128,6 +152,7 @@ async def run_crag(question: str, ctx: Context) -> Outcome:
         tree={"runs": 1, "chunks": len(hits), "depth": 0},
         reasoner=reasoner.name,
         extractive=False,
+        cited={e.n: e.chunk_id for e in evidence},
     )
 
 
@@ -183,6 +208,8 @@ async def run_sets(
                 outcome = await run_one(mode, question.question, ctx)
                 record = score(mode, question, outcome, dataset, store)
                 record["contains"] = contains_gold(outcome.answer, list(question.answers))
+                keys = evidence_keys(outcome.evidence, dataset, store)
+                record.update(citation_figures(outcome, keys, set(question.gold)))
                 record["set"] = name
                 records.append(record)
                 if results:
@@ -214,25 +241,37 @@ def summarize(records: list[dict[str, Any]], mode: str) -> dict[str, float]:
         "f1": mean("f1"),
         "contains": mean("contains"),
         "recall@5": mean("recall@5"),
+        # Records from before the citation figures count as none.
+        "marks": statistics.fmean(float(r.get("cite_marks", 0)) for r in rows),
+        "valid": _share(
+            sum(r.get("cite_valid", 0) for r in rows), sum(r.get("cite_marks", 0) for r in rows)
+        ),
+        "cites_gold": statistics.fmean(float(r.get("cites_gold", 0)) for r in rows),
         "calls": mean("llm_calls"),
         "tokens": statistics.fmean(tokens),
         "p50_s": percentile([float(r["latency_s"]) for r in rows], 50),
     }
 
 
+def _share(part: float, whole: float) -> float:
+    return part / whole if whole else float("nan")
+
+
 def table(name: str, records: list[dict[str, Any]], modes: tuple[str, ...]) -> list[str]:
     rows = [
         f"**{name}**",
         "",
-        "| mode | n | EM | F1 | contains gold | recall@5 | LLM calls | tokens | p50 s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "| mode | n | EM | F1 | contains gold | recall@5 | citations / answer | valid | "
+        "cites gold | LLM calls | tokens | p50 s |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for mode in modes:
         s = summarize(records, mode)
         if s:
             rows.append(
                 f"| {mode} | {s['n']} | {s['em']:.2f} | {s['f1']:.2f} | {s['contains']:.2f} | "
-                f"{s['recall@5']:.2f} | {s['calls']:.1f} | {s['tokens']:.0f} | {s['p50_s']:.0f} |"
+                f"{s['recall@5']:.2f} | {s['marks']:.1f} | {s['valid']:.2f} | "
+                f"{s['cites_gold']:.2f} | {s['calls']:.1f} | {s['tokens']:.0f} | {s['p50_s']:.0f} |"
             )
     return [*rows, ""]
 

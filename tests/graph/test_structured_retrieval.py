@@ -8,6 +8,7 @@ about rivers. Hybrid search on the question finds a.md and the distractors; only
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ import pytest
 from treerag.api import ask
 from treerag.context import Context
 from treerag.documents.operations import delete_document
-from treerag.eval.runner import run_naive
+from treerag.eval.runner import run_graph, run_naive
 from treerag.ingest.indexer import ingest
 from treerag.retrievers.sources import open_passage_graph
 
@@ -95,6 +96,16 @@ async def test_plain_ingest_builds_what_full_cites_and_naive_misses(bridge, tmp_
     )
     assert first.get("not_asked", "").startswith("the chunks hold the question's chain"), first
     assert not first.get("child")
+
+
+async def test_each_mode_says_which_chunk_each_citation_names(bridge, tmp_path):
+    """`Outcome.cited`: the benchmarks check an answer's [n] against the chunk it names."""
+    ctx, _root, question = bridge
+    run_ctx = Context(data_dir=ctx.data_dir, checkpointer_uri=str(tmp_path / "cp.sqlite"))
+    for outcome in (await run_naive(question, run_ctx), await run_graph(question, run_ctx)):
+        marks = {int(n) for n in re.findall(r"\[(\d+)\]", outcome.answer)}
+        assert marks and marks <= set(outcome.cited), (outcome.answer, outcome.cited)
+        assert set(outcome.cited.values()) <= {e["chunk_id"] for e in outcome.evidence}
 
 
 async def test_the_structured_finds_wait_until_no_hybrid_hit_answers(bridge, tmp_path):

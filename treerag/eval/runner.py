@@ -155,6 +155,8 @@ class Outcome:
     extractive: bool
     error: str = ""
     tokens: dict[str, int] | None = None
+    cited: dict[int, str] = field(default_factory=dict)
+    """The chunk id each citation number [n] of the answer names."""
 
 
 def _tokens(usage: dict[str, Any]) -> dict[str, int] | None:
@@ -206,6 +208,7 @@ async def run_naive(question: str, ctx: Context) -> Outcome:
         tree={"runs": 1, "chunks": len(evidence), "depth": 0},
         reasoner=reasoner.name,
         extractive=bool(reasoner.offline),
+        cited={e.n: e.chunk_id for e in evidence},
     )
 
 
@@ -227,6 +230,7 @@ async def run_graph(question: str, ctx: Context) -> Outcome:
         reasoner=str(result.get("reasoner", "")),
         extractive=ctx.offline,
         error=str(result.get("error", "")),
+        cited={int(c["n"]): str(c["chunk_id"]) for c in result.get("citations", [])},
     )
 
 
