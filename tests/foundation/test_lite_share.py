@@ -218,3 +218,35 @@ def test_the_serving_process_uses_no_private_milvus_lite_name() -> None:
 
     source = Path(lite_share.__file__).read_text()
     assert not re.search(r"(milvus_lite|server_manager_instance)[\w.]*\._", source)
+
+
+def test_a_new_server_on_a_port_an_old_one_left_is_reached_at_once(tmp_path: Path) -> None:
+    """A stopped server's failed connection is not what a client of the next one meets.
+
+    gRPC shares subchannels by address in a process; the kernel may hand a new Milvus Lite
+    server the loopback port of one stopped a moment ago (the suite starts hundreds).
+    """
+    from milvus_lite.adapter.grpc.server import start_server_in_thread
+    from pymilvus import MilvusClient
+
+    from treerag.milvus_options import LITE_GRPC_OPTIONS
+
+    server, db, port = start_server_in_thread(str(tmp_path / "a.db"))
+    old = MilvusClient(f"http://127.0.0.1:{port}", grpc_options=LITE_GRPC_OPTIONS, timeout=10)
+    assert old.list_collections() == []
+    server.stop(grace=0)
+    db.close()
+    deadline = time.monotonic() + 1
+    while time.monotonic() < deadline:  # the old client's calls fail: its connection is down
+        with contextlib.suppress(Exception):
+            old.list_collections(timeout=0.2)
+    server, db, again = start_server_in_thread(str(tmp_path / "b.db"), port=port)
+    try:
+        assert again == port
+        new = MilvusClient(f"http://127.0.0.1:{port}", grpc_options=LITE_GRPC_OPTIONS, timeout=10)
+        assert new.list_collections() == []
+        new.close()
+    finally:
+        old.close()
+        server.stop(grace=0)
+        db.close()
