@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from treerag.reasoning.answering import answering, candidates
+from treerag.reasoning.answering import answering
 from treerag.reasoning.called import called, named_noun
+from treerag.reasoning.fillers import candidates
 from treerag.reasoning.reading import fold, read_question
 
 MASCOT = "北京冬奧會吉祥物叫什麼"

@@ -4,7 +4,8 @@ Made-up wire reports: the names that frame them come first in their sentences, t
 after.
 """
 
-from treerag.reasoning.answering import answering, candidates
+from treerag.reasoning.answering import answering
+from treerag.reasoning.fillers import candidates
 from treerag.reasoning.reading import read_question
 
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from treerag.reasoning.answering import _adds_a_name, answering
+from treerag.reasoning.answering import answering
+from treerag.reasoning.fillers import adds_a_name
 from treerag.reasoning.reading import (
     names_kind,
     read_question,
@@ -184,8 +185,8 @@ def test_a_name_that_is_the_question_s_word_and_a_common_word_answers_nothing():
     found = answering(question, "", "北京冬殘奧會吉祥物由曹雪設計。")
     assert found is not None and found.filler == "曹雪"
     # What is left may be a name the dictionary knows: 北京 of "首都北京".
-    assert _adds_a_name("首都北京", {"中国", "首都"})
-    assert not _adds_a_name("吉祥物极具", {"北京", "残奥会", "吉祥物"})
+    assert adds_a_name("首都北京", {"中国", "首都"})
+    assert not adds_a_name("吉祥物极具", {"北京", "残奥会", "吉祥物"})
 
 
 def test_a_chinese_name_is_of_the_asked_for_kind_when_it_ends_with_it():

@@ -3,7 +3,8 @@
 Made-up box-office reports: the common words around the title are never the film.
 """
 
-from treerag.reasoning.answering import answering, candidates
+from treerag.reasoning.answering import answering
+from treerag.reasoning.fillers import candidates
 from treerag.reasoning.reading import read_question
 
 

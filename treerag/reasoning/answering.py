@@ -30,8 +30,8 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from treerag.reasoning.called import called, named_noun
-from treerag.reasoning.kinds import asked_kind, kinds, without_kind_words
+from treerag.reasoning.fillers import TITLED, candidates, common_word
+from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.named import names_in
 from treerag.reasoning.reading import (
     RELATION_SHARE,
@@ -48,9 +48,8 @@ from treerag.reasoning.reading import (
     statements,
     subjects,
 )
-from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import DATE_PART, DATE_WORD, MONTH, QUANTITY, YEAR_SCOPE
+from treerag.text.figures import YEAR_SCOPE
 
 _POSSESSIVE_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
@@ -102,171 +101,6 @@ _HEDGED = re.compile(
 )
 """A value given as a forecast: 预计, 有望, "expected to" (not "好于预期", "beating estimates",
 "life expectancy": those state what was)."""
-
-
-def _adds_a_name(name: str, asked_terms: set[str]) -> bool:
-    """Whether a Chinese name found in a sentence is more than the question's words.
-
-    The segmenter can join a question's word to the common word after it ("吉祥物极具" of
-    "…的吉祥物极具深意", asked "…吉祥物是谁"): what is left once the question's words are taken
-    out must be a name: a word the segmenter's dictionary lacks (雪容融) or tags as a name
-    (北京, of "首都北京"), not a common word (极具).
-    """
-    rest = name
-    for term in sorted(asked_terms, key=lambda t: (-len(t), t)):  # longest first, every run
-        if HAN_CHAR.search(term):
-            rest = rest.replace(term, "")
-    if rest == name:
-        return True
-    from treerag.segment import jieba
-
-    if not HAN_CHAR.search(rest):
-        return False
-    if not jieba().dt.FREQ.get(rest):
-        return True
-    from jieba import posseg  # the part-of-speech table: a dictionary word may be a name (北京)
-
-    return str(posseg.dt.word_tag_tab.get(rest, "")).startswith(("nr", "ns", "nt", "nz"))
-
-
-def _common_word(reading: QuestionReading, sentence: str) -> str:
-    """A thing asked with no noun: the first content word of the sentence the question lacks."""
-    if reading.kind != "thing" or reading.head:
-        return ""
-    asked_terms = set(reading.terms)
-    new = [t for t in content_terms(fold(sentence)) if t not in asked_terms and not t.isdigit()]
-    return new[0] if new else ""
-
-
-def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> list[str]:
-    """The candidates of the asked-for kind a sentence holds that the question lacks, best first.
-
-    time: years, dates and months; number: numbers outside dates and times of day; person /
-    place / thing: names the question does not give (`treerag.text.proper_names`,
-    `READING`), or `subject` (a pronoun-led sentence's subject), those that say the asked-for
-    kind first ("which X" needs X in the sentence).
-    """
-    folded = fold(sentence)
-    asked = reading.folded
-    if reading.kind == "yesno":
-        return []
-    if reading.kind == "time":
-        dates = [m.group() for m in (*DATE_WORD.finditer(folded), *MONTH.finditer(folded))]
-        return [d for d in dates if d not in asked]
-    if reading.kind == "number":
-        in_dates = {i for m in DATE_PART.finditer(folded) for i in range(m.start(), m.end())}
-        return [
-            m.group()
-            for m in QUANTITY.finditer(folded)
-            if m.group() not in asked and m.start() not in in_dates
-        ]
-    if noun := asked_kind(asked):
-        # "什么类型的电影": the kind a sentence gives the noun ("…主演的喜剧电影"), if any.
-        return [k for k in kinds(noun, folded) if k not in asked]
-    if _WORK_ASKED.search(asked) and HAN_CHAR.search(folded):
-        # A Chinese text writes the title of a work between 《》 (the 书名号 of GB/T 15834):
-        # "大量观影群体" is no film.
-        return [t for t in _WORK_TITLE.findall(folded) if canonical(t) not in canonical(asked)]
-    if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
-        found = _object_of(reading, sentence)
-        return [found] if found else []
-    asked_terms = set(reading.terms)
-    names = [n for n in proper_names(fold_cased(sentence), READING) if _adds_a_name(n, asked_terms)]
-    if reading.kind == "thing":
-        # A title in quotation marks names a work whole ("《长津湖之水门桥》", "the sitcom
-        # "Mad About You""), where segmentation and capitals cut it up.
-        # "吉祥物叫什么": the name the sentence gives the noun in apposition (`called`).
-        asked_name = named_noun(reading.folded)
-        given = called(asked_name, folded) if asked_name[1] else []
-        names = given or [*_TITLED.findall(fold_cased(sentence)), *names]
-    if subject:
-        # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
-        names = [subject, *names] if reading.kind == "person" else [*names, subject]
-    cased = fold_cased(sentence)
-    fresh = [
-        name
-        for name in names
-        if canonical(name) not in canonical(asked)
-        and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
-        and not _news_frame(name, cased)
-    ]
-    if reading.kind == "person":
-        # "封面新闻记者获悉，…金牌得主申雪…": who is asked is a person before a newsroom.
-        fresh.sort(key=lambda n: not _personal(n))
-    if reading.head:
-        fresh.sort(key=lambda n: not names_kind(n, reading.head))
-    return fresh
-
-
-_LABEL_AFTER = re.compile(r"\s*[：:]")
-"""What follows a label: "原标题：", "正文："."""
-_DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日电")
-"""What follows an agency's dateline: "中新社多哈12月1日电"."""
-_BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
-"""What comes before a byline's name: "（记者王茜）"."""
-
-
-def _news_frame(name: str, cased: str) -> bool:
-    """Whether a name frames a news text instead of saying something in it.
-
-    A label before a colon ("原标题：…", "正文："; a person's name before one is a speaker:
-    "王毅：…"), an agency's dateline ("中新社多哈12月1日
-    电"), a reporter's byline ("记者王茜"), a clock's name ("北京时间1月30日", 当地时间): none
-    is what a question asks for.
-    """
-    if name.endswith("时间"):
-        return True
-    at = cased.find(name)
-    if at < 0:
-        return False
-    after = at + len(name)
-    labelled = _LABEL_AFTER.match(cased, after) and not _personal(name)
-    return bool(labelled or _DATELINE_AFTER.match(cased, after) or _BYLINE.search(cased[:at]))
-
-
-@functools.lru_cache(maxsize=4096)
-def _personal(name: str) -> bool:
-    """Whether a Chinese name reads as a person's (jieba tags a word of it nr)."""
-    from treerag.segment import posseg
-
-    return bool(HAN_CHAR.search(name)) and any(p.flag.startswith("nr") for p in posseg().lcut(name))
-
-
-_WORKS = (
-    "电影|影片|电视剧|连续剧|剧集|书|小说|诗|歌|歌曲|专辑|作品|纪录片|动画片|动画|游戏|节目|综艺"
-)
-_NOT_A_WORK = "[手节公司厂院星迷店局展法记商界圈人家者业城馆奖评]"
-"""What makes a work's word another noun: 歌手, 电影节, 游戏公司, 书店, 书记."""
-_WORK_ASKED = re.compile(
-    f"(?:哪一?[部本首篇个款档]?|什么)(?:{_WORKS})(?!{_NOT_A_WORK})"
-    f"|(?:{_WORKS})(?:的名字)?(?:是|叫)(?:什么|哪一?[部本首个])(?:名字)?\\s*[？?]?\\s*$"
-)
-"""A Chinese question asking for a work by its title: 哪部电影, 哪本书, 电视剧是什么."""
-_WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
-
-_TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
-_OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:the\s+)?")
-
-
-def _object_of(reading: QuestionReading, sentence: str) -> str:
-    """The name right after the asked relation term and its preposition, or "".
-
-    "…developed by Studio 33", "…located in Canberra": a document seldom repeats the noun
-    of "what company" / "what city", but the name that follows the asked verb is what the
-    question asks for. Latin text only (a Chinese verb's object is not marked this way).
-    """
-    if not reading.asked or HAN_CHAR.search(reading.asked):
-        return ""
-    cased = fold_cased(sentence)
-    verb = re.search(rf"\b{re.escape(stem(reading.asked))}\w*", cased, re.IGNORECASE)
-    glue = _OBJECT_GLUE.match(cased, verb.end()) if verb else None
-    if glue is None:
-        return ""
-    # Read in the whole sentence: cut off, the name would open a sentence, where a capital
-    # says nothing ("Canberra, the capital of Australia." finds only Australia).
-    first = next((n for n in proper_names(cased, READING) if cased.startswith(n, glue.end())), "")
-    fresh = first and canonical(first) not in canonical(reading.folded)
-    return first if fresh else ""
 
 
 def answering(question: str, title: str, text: str) -> Answering | None:
@@ -324,7 +158,7 @@ def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
 def _named(found: Answering) -> bool:
     """Whether an answer's filler is a name or a quoted title of its sentence."""
     cased = fold_cased(found.sentence)
-    return found.filler in (*_TITLED.findall(cased), *proper_names(cased, READING))
+    return found.filler in (*TITLED.findall(cased), *proper_names(cased, READING))
 
 
 def answering_across(
@@ -470,7 +304,7 @@ def _answers(
     kind_asked = bool(asked_kind(reading.folded))
     if kind_asked and not options:
         return None  # a kind is said before its noun or not at all ("这一类型的电影")
-    found = options[0] if options else _common_word(reading, sentence)
+    found = options[0] if options else common_word(reading, sentence)
     # The candidates are dated above; a common word is dated here.
     if not found or (dated and not options and _other_year(reading.folded, folded, found)):
         return None

@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from treerag.reasoning.answering import candidates as answer_candidates
 from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.fillers import candidates as answer_candidates
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.named import names_in
 from treerag.reasoning.questions import MEASURE_WORDS, counted, slot, statement
@@ -68,7 +68,7 @@ def carries(question: str, sentence: str) -> bool:
 def states_asked(kind: str, sentence: str, question: str) -> int:
     """How plainly a sentence states the asked-for thing: 0 not, 1 a candidate, 2 plainly.
 
-    A count is stated by a number outside dates, times and codes (`answering.candidates`),
+    A count is stated by a number outside dates, times and codes (`fillers.candidates`),
     plainly with what is counted ("132人" for 多少人, "30个议席" for 多少个议席, "four times"
     is not read); a kind, plainly when said before its noun ("喜剧电影": `kinds`); other
     kinds as `questions.statement` reads them.
