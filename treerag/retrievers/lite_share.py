@@ -405,8 +405,14 @@ class SharedLiteClient:
 
             old = self._client
             try:
+                # A connection of its own (pymilvus shares one per address otherwise): a
+                # server started on the port of one stopped earlier is not reached through
+                # the old server's connection.
                 client = MilvusClient(
-                    endpoint.uri, grpc_options=self._grpc_options, timeout=CONNECT_TIMEOUT_S
+                    endpoint.uri,
+                    grpc_options=self._grpc_options,
+                    timeout=CONNECT_TIMEOUT_S,
+                    dedicated=True,
                 )
             except Exception as exc:  # pymilvus raises several types for a refused connection
                 raise StoreError(
