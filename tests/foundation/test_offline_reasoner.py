@@ -315,3 +315,8 @@ def test_a_clause_before_a_question_mark_states_and_chinese_sentences_end_at_the
         "他把火炬交给陆远舟。",
         "她说：「好。」",
     ]
+    # A question mark inside a parenthesis ends no sentence, and the pieces it cut are joined
+    # as the document wrote them: a quote of the sentence is found in its chunk.
+    text = '最大的模型突破了50%的大关（见图 "更好吗？"）。 资料来源：文献2.'
+    assert sentences(text) == ['最大的模型突破了50%的大关（见图 "更好吗？"）。', "资料来源：文献2."]
+    assert sentences("Giuliani (; born 1944) is a man.") == ["Giuliani (; born 1944) is a man."]

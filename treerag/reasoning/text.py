@@ -63,14 +63,28 @@ def sentences(text: str) -> list[str]:
     for block in blocks(text):
         if block.startswith("#"):
             continue
-        joined: list[str] = []
-        for piece in (p.strip() for p in _SENTENCE.split(block) if p and p.strip()):
-            if joined and (_continues(joined[-1], piece) or _unclosed(joined[-1])):
-                joined[-1] = f"{joined[-1]} {piece}"
+        # Spans of the block, so that a piece joined to the one before keeps what stood
+        # between them ("…更好嗎？"）。" has no space to add after its ？).
+        joined: list[tuple[int, int]] = []
+        for start, end in _pieces(block):
+            before = block[joined[-1][0] : joined[-1][1]].strip() if joined else ""
+            piece = block[start:end].strip()
+            if joined and (_continues(before, piece) or _unclosed(before)):
+                joined[-1] = (joined[-1][0], end)
             else:
-                joined.append(piece)
-        out += joined
+                joined.append((start, end))
+        out += [block[start:end].strip() for start, end in joined]
     return out
+
+
+def _pieces(block: str) -> list[tuple[int, int]]:
+    """The (start, end) of each non-blank piece of a block between sentence ends."""
+    spans, at = [], 0
+    for match in _SENTENCE.finditer(block):
+        spans.append((at, match.start()))
+        at = match.end()
+    spans.append((at, len(block)))
+    return [(start, end) for start, end in spans if block[start:end].strip()]
 
 
 def _continues(before: str, piece: str) -> bool:
