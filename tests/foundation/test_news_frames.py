@@ -38,3 +38,10 @@ def test_a_person_before_a_colon_is_a_speaker_not_a_label():
         "谁宣布了青州马拉松的新赛道？", "", "陆远舟：青州马拉松的新赛道由我宣布启用。"
     )
     assert found is not None and found.filler == "陆远舟"
+
+
+def test_a_report_s_source_is_not_who_did_it():
+    reading = read_question("谁袭击了青州码头的货轮？")
+    text = "据青州MBS电视台报道，当地时间3月2日，青州码头的货轮遭袭击，船员沈秋禾受伤。"
+    found = candidates(reading, text)
+    assert not any(n in found for n in ("MBS", "青州MBS电视台")), found

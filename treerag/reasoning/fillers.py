@@ -5,8 +5,11 @@ dates, times of day and codes; a kind question (什么类型的电影) by the ki
 noun (`reasoning.kinds`); a Chinese question for a film, book or song by a title in 《》; an
 English "what X" whose noun the sentence lacks by the name after the asked verb ("developed
 by Studio 33"); any other by a name the question does not give, a person's name first for
-"who", a name that says the asked kind first for "which X". A news text's frame (a label
-before a colon, a dateline, a byline, 北京时间) fills nothing.
+"who", a name that says the asked kind first for "which X"; a Chinese "where" by a name in
+the asked verb's locative phrase, where the sentence has one, and never a Chinese "who" by a
+name a locative leads (`place_slot`). A news text's
+frame (a label before a colon, a dateline, a byline, 北京时间, a report's source) fills
+nothing.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import re
 
 from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.kinds import asked_kind, kinds
+from treerag.reasoning.place_slot import located, place_spans, within
 from treerag.reasoning.reading import QuestionReading, fold, names_kind
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
@@ -108,7 +112,15 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         and (HAN_CHAR.search(name) or not set(content_terms(fold(name))) <= asked_terms)
         and not _news_frame(name, cased)
     ]
+    if reading.kind == "place" and HAN_CHAR.search(asked) and HAN_CHAR.search(folded):
+        spans = place_spans(reading.asked, folded)
+        if spans is not None:
+            # Where the asked event is, its locative phrase says (`place_slot`): none of
+            # "于9月3日举行" (a date) and not 莫斯科 of "在莫斯科去世，葬礼将于9月3日举行".
+            fresh = [n for n in fresh if within(fold(n), folded, spans)]
     if reading.kind == "person":
+        # "发生在日本奈良县奈良市的枪击": a place, not who did it.
+        fresh = [n for n in fresh if not (HAN_CHAR.search(n) and located(fold(n), folded))]
         # "封面新闻记者获悉，…金牌得主申雪…": who is asked is a person before a newsroom.
         fresh.sort(key=lambda n: not _personal(n))
     if reading.head:
@@ -122,6 +134,8 @@ _DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日电")
 """What follows an agency's dateline: "中新社多哈12月1日电"."""
 _BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
 """What comes before a byline's name: "（记者王茜）"."""
+_SOURCE = re.compile(r"据[^,，。；;！？!?]{1,24}?(?:报道|报导|消息|披露|援引)")
+"""A report's source: "据日本MBS新闻报道", "据外媒报道", "据新华社消息" (who reported, not who did)."""
 
 
 def _news_frame(name: str, cased: str) -> bool:
@@ -130,7 +144,7 @@ def _news_frame(name: str, cased: str) -> bool:
     A label before a colon ("原标题：…", "正文："; a person's name before one is a speaker:
     "王毅：…"), an agency's dateline ("中新社多哈12月1日
     电"), a reporter's byline ("记者王茜"), a clock's name ("北京时间1月30日", 当地时间): none
-    is what a question asks for.
+    is what a question asks for; nor is a report's source ("据日本MBS新闻报道": `_SOURCE`).
     """
     if name.endswith("时间"):
         return True
@@ -139,7 +153,10 @@ def _news_frame(name: str, cased: str) -> bool:
         return False
     after = at + len(name)
     labelled = _LABEL_AFTER.match(cased, after) and not _personal(name)
-    return bool(labelled or _DATELINE_AFTER.match(cased, after) or _BYLINE.search(cased[:at]))
+    sourced = any(m.start() < at < m.end() for m in _SOURCE.finditer(cased))
+    return bool(
+        labelled or sourced or _DATELINE_AFTER.match(cased, after) or _BYLINE.search(cased[:at])
+    )
 
 
 @functools.lru_cache(maxsize=4096)
