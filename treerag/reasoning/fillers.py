@@ -135,7 +135,7 @@ _DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日电")
 _BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
 """What comes before a byline's name: "（记者王茜）"."""
 _SOURCE = re.compile(r"据[^,，。；;！？!?]{1,24}?(?:报道|报导|消息|披露|援引)")
-"""A report's source: "据日本MBS新闻报道", "据外媒报道", "据新华社消息" (who reported, not who did)."""
+"""A report's source: "据日本MBS新闻报道", "据外媒报道", "据新华社消息" (who reported it)."""
 
 
 def _news_frame(name: str, cased: str) -> bool:

@@ -43,9 +43,8 @@ def place_spans(asked: str, folded: str) -> list[tuple[int, int]] | None:
         at = text.find(asked) if asked else -1
         if at < 0:
             continue
-        before = [m for m in _BEFORE_VERB.finditer(text, 0, at)]
-        if before:
-            spans.append((start + before[0].end(), start + at))
+        if before := _BEFORE_VERB.search(text, 0, at):  # the first: "于9月3日在莫斯科举行"
+            spans.append((start + before.end(), start + at))
         if after := _AFTER.match(text, at + len(asked)):
             spans.append((start + after.end(), clause.end()))
     return spans or None
@@ -54,8 +53,7 @@ def place_spans(asked: str, folded: str) -> list[tuple[int, int]] | None:
 def within(name: str, folded: str, spans: list[tuple[int, int]]) -> bool:
     """Whether a name begins inside one of the spans (any of its occurrences)."""
     return any(
-        any(lo <= m.start() < hi for lo, hi in spans)
-        for m in re.finditer(re.escape(name), folded)
+        any(lo <= m.start() < hi for lo, hi in spans) for m in re.finditer(re.escape(name), folded)
     )
 
 
