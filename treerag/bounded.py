@@ -10,10 +10,18 @@ A call that uses a handle holds a lease on it (`with table.lease(key, opener) as
 a handle evicted while leased stays open until its last lease ends (a search in flight is
 never cut off by other tenants pushing its store out), and asking for its key meanwhile gets
 the same handle back rather than a second one.
+
+A handle is opened under its table's lock, and opening a Milvus Lite client waits for an RPC
+answered by a server thread of this process. A lease ended by the garbage collector
+(`Lease.release_soon`, a `weakref.finalize` callback) runs in whatever thread collected, that
+server thread among them, so it never waits for the lock: it ends at once if the lock is free,
+else the next use of the table ends it. Waiting there held the RPC, and the open, until its
+60 s deadline.
 """
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import logging
 import os
@@ -87,6 +95,15 @@ class Lease(Generic[V]):
         if table is not None:
             table._unlease(self.value)
 
+    def release_soon(self) -> None:
+        """End this use without waiting for the table's lock (a garbage collector's callback).
+
+        It ends now when the lock is free, else at the table's next use (see the module).
+        """
+        table, self._table = self._table, None
+        if table is not None:
+            table._unlease_soon(self.value)
+
     def __enter__(self) -> V:
         return self.value
 
@@ -119,6 +136,8 @@ class BoundedCache(Generic[K, V]):
         """Handles evicted while leased, by key: the next use of the key takes them back."""
         self._closing: dict[int, V] = {}
         """Handles removed while leased (popped, replaced, cleared): closed by their last lease."""
+        self._ending: collections.deque[V] = collections.deque()
+        """Leases ended by the garbage collector while the lock was held (`Lease.release_soon`)."""
         self.evictions = 0
         """Entries closed because the table was full (tests and diagnostics)."""
         with _tables_lock:
@@ -132,7 +151,7 @@ class BoundedCache(Generic[K, V]):
     def resize(self, maxsize: int) -> None:
         """Change the bound (a run's `open_stores`); entries beyond a smaller one are closed."""
         maxsize = max(1, int(maxsize))
-        with self._lock:
+        with self._locked():
             if maxsize == self._data.maxsize:
                 return
             kept = list(self._data.items())  # least recently used first
@@ -154,12 +173,29 @@ class BoundedCache(Generic[K, V]):
 
     def _retire(self, value: V) -> bool:
         """Close `value` now unless it is leased (then its last lease does); True if closed."""
-        with self._lock:
+        with self._locked():
             if self._uses.get(id(value)):
                 self._closing[id(value)] = value
                 return False
         self._close(value)
         return True
+
+    @contextlib.contextmanager
+    def _locked(self) -> Any:
+        """Hold the table's lock, first ending the leases the garbage collector left."""
+        with self._lock:
+            while self._ending:
+                self._unlease(self._ending.popleft())
+            yield
+
+    def _unlease_soon(self, value: V) -> None:
+        if not self._lock.acquire(blocking=False):
+            self._ending.append(value)  # deque.append is atomic: no lock needed
+            return
+        try:
+            self._unlease(value)
+        finally:
+            self._lock.release()
 
     def _unlease(self, value: V) -> None:
         with self._lock:
@@ -193,7 +229,7 @@ class BoundedCache(Generic[K, V]):
             opener: Opens the handle; its exceptions propagate and nothing is stored.
             bound: The caller's bound (`Context.open_stores`), applied before opening.
         """
-        with self._lock:
+        with self._locked():
             if bound is not None:
                 self.resize(bound)
             value = self._open(key, opener)
@@ -202,12 +238,12 @@ class BoundedCache(Generic[K, V]):
 
     def in_use(self) -> int:
         """How many handles are leased now (tests and diagnostics)."""
-        with self._lock:
+        with self._locked():
             return len(self._uses)
 
     def get(self, key: K) -> V | None:
         """The value under `key` (marking it recently used), or None."""
-        with self._lock:
+        with self._locked():
             return self._data.get(key)
 
     def get_or_open(self, key: K, opener: Callable[[], V], bound: int | None = None) -> V:
@@ -218,14 +254,14 @@ class BoundedCache(Generic[K, V]):
             opener: Opens the handle; its exceptions propagate and nothing is stored.
             bound: The caller's bound (`Context.open_stores`), applied before opening.
         """
-        with self._lock:
+        with self._locked():
             if bound is not None:
                 self.resize(bound)
             return self._open(key, opener)
 
     def put(self, key: K, value: V, bound: int | None = None) -> None:
         """Store `value` under `key`; a value it replaces is closed."""
-        with self._lock:
+        with self._locked():
             if bound is not None:
                 self.resize(bound)
             old = self._data.get(key)
@@ -235,7 +271,7 @@ class BoundedCache(Generic[K, V]):
 
     def pop(self, key: K, close: bool = True) -> V | None:
         """Remove the value under `key` and return it, closed unless `close` is False."""
-        with self._lock:
+        with self._locked():
             value = self._data.pop(key, None)
             parked = self._parked.pop(key, None)
         if parked is not None and close:
@@ -246,15 +282,15 @@ class BoundedCache(Generic[K, V]):
 
     def keys(self) -> list[K]:
         """The keys, least recently used first."""
-        with self._lock:
+        with self._locked():
             return list(self._data.keys())
 
     def __len__(self) -> int:
-        with self._lock:
+        with self._locked():
             return len(self._data)
 
     def __contains__(self, key: object) -> bool:
-        with self._lock:
+        with self._locked():
             return key in self._data
 
     def clear(self) -> int:
@@ -263,7 +299,7 @@ class BoundedCache(Generic[K, V]):
         Returns:
             How many entries were removed.
         """
-        with self._lock:
+        with self._locked():
             values = [*self._data.values(), *self._parked.values()]
             self._data.clear()
             self._parked.clear()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -86,6 +87,29 @@ def test_a_leased_entry_evicted_stays_open_until_its_last_lease_ends() -> None:
         table.get_or_open("b", lambda: Handle("b"))
         assert not a.closed
     assert a.closed and table.in_use() == 0  # its last lease ended: the eviction completes
+
+
+def test_a_lease_the_collector_ends_does_not_wait_for_an_open_in_progress() -> None:
+    # Opening a Milvus Lite client waits for an RPC that a server thread of this process
+    # answers; the collector may end a lease in that thread (a store's `weakref.finalize`).
+    table: BoundedCache[str, Handle] = BoundedCache("test handles", 1)
+    lease = table.lease("a", lambda: Handle("a"))
+    table.get_or_open("b", lambda: Handle("b"))  # "a" is evicted, parked while leased
+    ended = threading.Event()
+
+    def open_c() -> Handle:  # runs under the table's lock
+        collector = threading.Thread(target=lambda: (lease.release_soon(), ended.set()))
+        collector.start()
+        assert ended.wait(10), "the collector's thread waited for the open's lock"
+        collector.join()
+        return Handle("c")
+
+    table.get_or_open("c", open_c)
+    assert not lease.value.closed  # ended later: at the table's next use
+    assert table.in_use() == 0 and lease.value.closed
+    other = table.lease("d", lambda: Handle("d"))
+    other.release_soon()  # the lock is free: it ends at once
+    assert table.in_use() == 0 and other.value.closed is False  # "d" stays in the table
 
 
 def test_clear_and_pop_close_a_leased_entry_when_its_lease_ends() -> None:

@@ -117,7 +117,8 @@ class ChunkStore:
         """
         if self._client is None:
             lease = milvus_lease(self.ctx.resolved_milvus_uri, self.ctx.milvus_token)
-            self._release = weakref.finalize(self, lease.release)
+            # The collector may run this in any thread: it must not wait (`Lease.release_soon`).
+            self._release = weakref.finalize(self, lease.release_soon)
             self._client = lease.value
         return self._client
 
