@@ -78,3 +78,28 @@ def write_cache(path: Path, value: tuple[dict[str, int], int]) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         log.debug("jieba dictionary cache not written to %s: %s", path, exc)
+
+
+def tag(text: str) -> list[tuple[str, str]]:
+    """The (word, part of speech) pairs jieba gives a text, read in Simplified script.
+
+    jieba's dictionary and its HMM for unknown words are Simplified: Traditional text falls
+    through to the HMM a character at a time, which is slow (0.4 s for a 170-character news
+    passage of rgb_zh_300 converted by OpenCC, 0.02 s for the same passage in Simplified) and
+    finds fewer words. The text is tagged in Simplified and each word is given back as the
+    text writes it, by position: OpenCC's t2s keeps a text's length, and where it would not,
+    the text is tagged as written.
+    """
+    from treerag.text.canonical import to_simplified
+
+    simple = to_simplified(text)
+    same_length = len(simple) == len(text)
+    pairs = [(p.word, p.flag) for p in posseg().cut(simple if same_length else text)]
+    if simple == text or not same_length:
+        return pairs
+    out: list[tuple[str, str]] = []
+    at = 0
+    for word, flag in pairs:
+        out.append((text[at : at + len(word)], flag))
+        at += len(word)
+    return out

@@ -150,9 +150,9 @@ def _cjk_name(run: str, known: set[str]) -> str:
     for start in range(len(run) - 1):
         if name_key(run[start:]) in known:
             return run[start:]
-    from treerag.segment import posseg
+    from treerag.segment import tag
 
-    pairs = [(p.word, p.flag) for p in posseg().cut(run)]
+    pairs = tag(run)  # read in Simplified, given back as written
     tail: list[str] = []
     for word, flag in reversed(pairs):
         if flag.startswith(_PROPER) or (word == "·" and tail):

@@ -150,15 +150,15 @@ _NOUN_FLAGS = ("n", "nr", "ns", "nt", "nz", "nrt", "nrfg")
 
 def salient_terms(text: str) -> list[str]:
     """Name-like content words: capitalised Latin words, Chinese nouns and names, years."""
-    from treerag.segment import posseg
+    from treerag.segment import tag
 
     out: dict[str, None] = {}
     for match in TOKEN.finditer(unicodedata.normalize("NFKC", text)):
         piece = match.group()
         if HAN_CHAR.match(piece):
-            for pair in posseg().lcut(piece):
-                if len(pair.word) >= 2 and pair.flag in _NOUN_FLAGS and not is_zh_stop(pair.word):
-                    out.setdefault(pair.word, None)
+            for word, flag in tag(piece):  # read in Simplified, given back as written
+                if len(word) >= 2 and flag in _NOUN_FLAGS and not is_zh_stop(word):
+                    out.setdefault(word, None)
         elif piece.lower() not in EN_STOP and (
             (piece[:1].isupper() and len(piece) > 1) or (piece.isdigit() and len(piece) >= 3)
         ):

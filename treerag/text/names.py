@@ -56,13 +56,13 @@ def _zh_names(run: str) -> tuple[str, ...]:
 
     "香港立法会" (an organisation), "潮匠" + "行会" -> "潮匠行会" (a compound name).
     """
-    from treerag.segment import posseg
+    from treerag.segment import tag
 
     out: list[str] = []
     group: list[tuple[str, str]] = []
-    for pair in [*posseg().lcut(run), None]:
-        if pair is not None and (pair.flag.startswith("n") or pair.flag == "eng"):
-            group.append((pair.word, pair.flag))
+    for pair in [*tag(run), None]:  # read in Simplified, given back as written
+        if pair is not None and (pair[1].startswith("n") or pair[1] == "eng"):
+            group.append(pair)
             continue
         # A person's name starts at the name: "工程师佩林" (engineer Perrin), "师从沈疑微".
         first_person = next((i for i, (_, f) in enumerate(group) if f == "nr"), 0)
@@ -183,14 +183,12 @@ def chinese_nouns(sentence: str) -> list[tuple[str, str, bool]]:
     Proper nouns (nr / ns / nt / nz tags) are typed person / location / organization /
     entity; plain nouns ("n") of two characters or more are concepts, not proper.
     """
-    from treerag.segment import posseg
+    from treerag.segment import tag
 
-    pseg = posseg()
     out: list[tuple[str, str, bool]] = []
     run: list[str] = []
     run_type = ""
-    for pair in pseg.cut(sentence):
-        word, flag = pair.word, pair.flag
+    for word, flag in tag(sentence):  # read in Simplified, given back as written
         kind = next((t for f, t in _ZH_FLAGS.items() if flag.startswith(f)), None)
         if kind is not None or (run and word in _ZH_JOIN):
             run.append(word)
