@@ -123,6 +123,15 @@ def test_between_equals_the_sentence_more_chunks_bear_out_wins():
     assert quotes and quotes[0].n == 2
 
 
+def test_of_sentences_equally_borne_out_the_one_without_a_rival_value_wins():
+    question = "青禾科技2024年营收增长多少？"
+    rival = "按照正常计算，青禾科技2024年营收增长应该是10.24%，为什么只增长了5.7%？"
+    plain = "2024年青禾科技营收同比增长5.7%，创下新高。"
+    again = "青禾科技公布：2024年营收增长5.7%。"
+    quotes = chain(question, [item(1, rival), item(2, plain), item(3, again)])
+    assert quotes and quotes[0].n in (2, 3) and "10.24" not in quotes[0].text
+
+
 def test_a_year_dates_the_values_after_it():
     question = "2022年春节档的总票房是多少"
     later = "2024年春节档总票房破62.81亿元，已超越2022年档期总票房60.39亿元。"

@@ -116,7 +116,9 @@ def corroborated(
     answers "英特尔全年营收" before the "第四季度营收" that every report of the year gives.
     Between equal votes, a sentence that states what was outranks one that gives a forecast
     (`Answering.hedged`; unless the question asks for one): "全年营收为631亿美元" before
-    "…全年营收743.4亿美元的预测" when one chunk says each.
+    "…全年营收743.4亿美元的预测" when one chunk says each. Last, of sentences equally borne
+    out, the one with fewer values no other chunk states: "2021年美国GDP同比增长5.7%" before
+    "…增长率应该是10.24%，为什么…却是5.7%？", whose other value is a rival reading.
 
     A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
     description, not a value: its answering sentences hold names by the way (the places of
@@ -133,10 +135,11 @@ def corroborated(
 
     forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
 
-    def strength(answer: Answering) -> tuple[bool, int, bool, int]:
+    def strength(answer: Answering) -> tuple[bool, int, bool, int, int]:
         counts = [len(votes[canonical(v)]) for v in answer.candidates or (answer.filler,)]
         stated = forecast or not answer.hedged
-        return not answer.scoped, max(counts), stated, sum(c > 1 for c in counts)
+        alone = -sum(c == 1 for c in counts)  # values no other chunk states: rival readings
+        return not answer.scoped, max(counts), stated, sum(c > 1 for c in counts), alone
 
     best = max(range(len(found)), key=lambda i: (strength(found[i][1]), -i))
     return found[best]
