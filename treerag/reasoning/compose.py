@@ -116,9 +116,10 @@ def corroborated(
     answers "英特尔全年营收" before the "第四季度营收" that every report of the year gives.
     Between equal votes, a sentence that states what was outranks one that gives a forecast
     (`Answering.hedged`; unless the question asks for one): "全年营收为631亿美元" before
-    "…全年营收743.4亿美元的预测" when one chunk says each. Last, of sentences equally borne
-    out, the one with fewer values no other chunk states: "2021年美国GDP同比增长5.7%" before
-    "…增长率应该是10.24%，为什么…却是5.7%？", whose other value is a rival reading.
+    "…全年营收743.4亿美元的预测" when one chunk says each. Last, for a number or a date, of
+    sentences equally borne out, the one with fewer values no other chunk states:
+    "2021年美国GDP同比增长5.7%" before "…增长率应该是10.24%，为什么…却是5.7%？", whose other
+    value is a rival reading.
 
     A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
     description, not a value: its answering sentences hold names by the way (the places of
@@ -126,7 +127,8 @@ def corroborated(
     """
     if not found:
         return None
-    if not read_question(question).relation:
+    reading = read_question(question)
+    if not reading.relation:
         return found[0]
     votes: dict[str, set[str]] = {}
     for item, answer in found:
@@ -134,11 +136,14 @@ def corroborated(
             votes.setdefault(canonical(value), set()).add(item.chunk_id)
 
     forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
+    # A number or a date is one value: another of its kind beside it is a rival reading. Names
+    # beside the answer are its context, and a list question (哪些国家) asks for several.
+    one_value = reading.kind in ("number", "time")
 
     def strength(answer: Answering) -> tuple[bool, int, bool, int, int]:
         counts = [len(votes[canonical(v)]) for v in answer.candidates or (answer.filler,)]
         stated = forecast or not answer.hedged
-        alone = -sum(c == 1 for c in counts)  # values no other chunk states: rival readings
+        alone = -sum(c == 1 for c in counts) if one_value else 0  # rival values
         return not answer.scoped, max(counts), stated, sum(c > 1 for c in counts), alone
 
     best = max(range(len(found)), key=lambda i: (strength(found[i][1]), -i))
