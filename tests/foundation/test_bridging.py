@@ -71,3 +71,15 @@ def test_an_english_question_holding_a_chinese_name_is_read_as_english(reasoner)
     )
     verdict = reasoner._judge("Which guild built the ship commanded by 沈秋禾?", "沈秋禾", text)
     assert verdict.followup == "Which guild built the Saltwren?"
+
+
+def test_a_description_of_the_question_s_own_flight_is_no_bridge(reasoner):
+    # "一起青州客机坠毁事故" describes the crash of ZX9031 itself: "坠毁的ZX9031航班" names
+    # the flight (its name after the last 的), so there is nothing else to ask about.
+    text = (
+        "青州航空ZX9031号班机空难，是发生于2030年3月21日的一起青州客机坠毁事故。"
+        "失事飞机是由青州航空执飞的客机，自云港飞往青州，航班号为ZX9031。"
+    )
+    for question in ("坠毁的ZX9031航班上有多少人", "墜毀的ZX9031航班上有多少人"):
+        verdict = reasoner._judge(question, "", text)
+        assert verdict.followup == "", verdict.followup

@@ -282,6 +282,21 @@ def _names_held(description: str, covered: set[str]) -> bool:
     )
 
 
+def _names_itself(description: str, question: str) -> bool:
+    """Whether a Chinese description is the question's own entity, not one it describes.
+
+    "林秋雁出生的小镇" describes a town by 林秋雁 (a bridge takes its place); "坠毁的MU5735航班"
+    is MU5735 itself, its name after the last 的, and a chunk that calls it "一起中国客机坠毁事故"
+    names no other thing to ask about.
+    """
+    from treerag.reasoning.reading import read_question  # reading imports this module's peers
+
+    if "的" not in description:
+        return False
+    head = fold(description).rsplit("的", 1)[1]
+    return any(entity in head for entity in read_question(question).entities)
+
+
 def _chinese(clause: str) -> bool:
     """Whether a clause is written in Chinese, not English with a Chinese name in it.
 
@@ -402,6 +417,8 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
             if ref and (noun == ref.group() or noun.lower() in covered):
                 span = (ref.start(), ref.end())
         if span is None or not _names_held(clause[span[0] : span[1]], covered):
+            return ""
+        if _names_itself(clause[span[0] : span[1]], question):
             return ""
         outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]
         if not outside:
