@@ -287,14 +287,17 @@ def _names_itself(description: str, question: str) -> bool:
 
     "林秋雁出生的小镇" describes a town by 林秋雁 (a bridge takes its place); "坠毁的MU5735航班"
     is MU5735 itself, its name after the last 的, and a chunk that calls it "一起中国客机坠毁事故"
-    names no other thing to ask about.
+    names no other thing to ask about. Only a name that cannot be a misread common noun counts:
+    one with Latin letters or digits (a code, "MU5735"); "新手机" of "发布会的新手机" is read
+    as an entity too, and it is what the question asks for.
     """
     from treerag.reasoning.reading import read_question  # reading imports this module's peers
 
     if "的" not in description:
         return False
     head = fold(description).rsplit("的", 1)[1]
-    return any(entity in head for entity in read_question(question).entities)
+    entities = [e for e in read_question(question).entities if re.search(r"[a-z0-9]", e)]
+    return any(entity in head for entity in entities)
 
 
 def _chinese(clause: str) -> bool:
