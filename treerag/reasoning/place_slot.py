@@ -19,8 +19,12 @@ import re
 
 _CLAUSES = re.compile(r"[^，。；！？,;!?、]+")
 """A clause: what lies between two marks of punctuation (parentheses stay inside)."""
-_BEFORE_VERB = re.compile(r"(?<![现存正所实自不])在(?!于)|(?<![由对关等属终至在位基])于")
-"""A locative before the verb: 在 (not of 现在, 正在, 所在, 存在), 于 (not of 由于, 对于, 关于)."""
+_ZAI = r"(?<![现存正所实自不])在(?!于)"
+"""The locative 在, not of 现在, 正在, 所在, 存在."""
+_YU = r"(?<![由对关等属终至在基])于"
+"""The locative 于, not of 由于, 对于, 关于."""
+_BEFORE_VERB = re.compile(rf"{_ZAI}|(?<!位){_YU}")
+"""A locative before the verb: 在 or 于 (位于 is read after the verb or noun, `_AFTER`)."""
 _AFTER = re.compile(r"\s*(?:位于|坐落于|坐落在|设在|设于|在|于)")
 """A locative right after the asked verb or noun: 成立于, 总部位于, 出生在."""
 _NAMING_PLACE = re.compile(r"(?:地点|地址|所在地|举办地|举行地)\s*(?:在|为|是|位于)?\s*[:：]?")
@@ -57,9 +61,7 @@ def within(name: str, folded: str, spans: list[tuple[int, int]]) -> bool:
     )
 
 
-_LOCATIVE_LEAD = re.compile(
-    r"(?:(?<![现存正所实自不])在|(?<![由对关等属终至在基])于|位于|坐落于|来自|前往|抵达)\s*$"
-)
+_LOCATIVE_LEAD = re.compile(rf"(?:{_ZAI}|{_YU}|位于|坐落于|来自|前往|抵达)\s*$")
 """A locative right before a name: 发生在…, 位于…, 来自…."""
 _LED_BY = re.compile(r"的?(?:带领|领导|率领|主持|指导|陪同|帮助|支持|号召)")
 """What makes a name after 在 a person's: "在沈秋禾的带领下"."""
