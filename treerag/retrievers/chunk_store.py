@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from treerag.bounded import Lease
 from treerag.context import Context
 from treerag.embedder_choice import AUTO, resolve_embedder
 from treerag.retrievers.analyzers import (
@@ -100,6 +101,7 @@ class ChunkStore:
         # delete can reach another tenant's rows whatever filter a caller passes (or forgets).
         self.name = tenant_collection(ctx.collection, ctx.tenant)
         self._client: Any = None
+        self._lease: Lease[Any] | None = None
         self._release: weakref.finalize | None = None
         self._embedder_checked = False
         self.recorded: dict[str, Any] = {}
@@ -117,16 +119,17 @@ class ChunkStore:
         """
         if self._client is None:
             lease = milvus_lease(self.ctx.resolved_milvus_uri, self.ctx.milvus_token)
-            # The collector may run this in any thread: it must not wait (`Lease.release_soon`).
+            # The collector may end it in any thread, so that end must not wait for the
+            # table's lock (`Lease.release_soon`); `close()` ends it at once.
             self._release = weakref.finalize(self, lease.release_soon)
-            self._client = lease.value
+            self._lease, self._client = lease, lease.value
         return self._client
 
     def close(self) -> None:
         """End the store's lease on the client (the client stays open for other users)."""
-        if self._release is not None:
-            self._release()
-        self._client = self._release = None
+        if self._release is not None and self._release.detach() is not None and self._lease:
+            self._lease.release()  # not the collector's thread: it may wait for the lock
+        self._client = self._release = self._lease = None
 
     def __enter__(self) -> ChunkStore:
         return self
