@@ -103,3 +103,16 @@ def tag(text: str) -> list[tuple[str, str]]:
         out.append((text[at : at + len(word)], flag))
         at += len(word)
     return out
+
+
+def tokens(text: str) -> list[tuple[str, int, int]]:
+    """The words jieba cuts a text into, as (word as written, start, end), read in Simplified.
+
+    As `tag` does, for the same reason: Traditional text as written is cut a character at a
+    time where the dictionary has the word ("舉辦地" is 舉辦 / 地, "举办地" one word).
+    """
+    from treerag.text.canonical import to_simplified
+
+    simple = to_simplified(text)
+    read = simple if len(simple) == len(text) else text
+    return [(text[start:end], start, end) for _, start, end in jieba().tokenize(read)]

@@ -83,3 +83,81 @@ def test_a_description_of_the_question_s_own_flight_is_no_bridge(reasoner):
     for question in ("坠毁的ZX9031航班上有多少人", "墜毀的ZX9031航班上有多少人"):
         verdict = reasoner._judge(question, "", text)
         assert verdict.followup == "", verdict.followup
+
+
+# A follow-up is a question about the bridge: the description it replaces describes another
+# thing, and what is left of the question still asks something. Each case below was a
+# follow-up these rules now refuse ("哪个国家主办了王思平？", "王思平收为多少？").
+
+
+def test_a_description_holding_what_is_asked_is_no_bridge(reasoner):
+    # "…的营收为多少": the revenue is what is asked; a name put in its place asks nothing.
+    text = "云岭药业上半年财报显示，王思平出任总裁。"
+    assert reasoner._judge("云岭药业上半年的营收为多少？", "", text).followup == ""
+    # The noun after the description's 的 is another thing, asked about: a bridge.
+    town = "李明远是一位造纸匠人，他出生在青石镇。"
+    verdict = reasoner._judge("李明远出生的小镇的镇长是谁？", "李明远", town)
+    assert verdict.followup == "青石镇的镇长是谁？"
+
+
+def test_a_date_alone_before_de_describes_nothing(reasoner):
+    # "2031年的青州文化周" is the festival of that year, not a thing found by a relation.
+    for question, text in (
+        ("2031年的青州文化周在哪个城市举办？", "2031年青州文化周由云岭大学承办，王思平担任主席。"),
+        ("2031年的青州文化周在哪個城市舉辦？", "2031年青州文化周由雲嶺大學承辦，王思平擔任主席。"),
+    ):
+        assert reasoner._judge(question, "", text).followup == ""
+
+
+def test_a_quoted_name_after_de_is_the_question_s_own(reasoner):
+    text = "云岭大学“海棠文化周”启动仪式在青州举行，王思平致辞。"
+    assert reasoner._judge("哪个国家主办了云岭大学的“海棠文化周”？", "", text).followup == ""
+
+
+def test_common_words_tagged_nouns_are_no_bridge(reasoner):
+    # jieba tags 基本 and 持平 nouns; together they are no name to ask about.
+    text = "李明远出生的小镇去年人口基本持平。"
+    assert reasoner._judge("李明远出生的小镇坐落在哪条江边？", "", text).followup == ""
+
+
+def test_a_follow_up_never_ends_inside_a_title(reasoner):
+    # The description ran into 《山花图谱》: what is left would open a title it never closes.
+    text = "《山花图谱》是一部植物图谱，1948年由怀远画社出版。"
+    question = "与林秋雁合著《山花图谱》的画家出生在哪里？"
+    verdict = reasoner._judge(question, "山花图谱", text)
+    assert verdict.followup.count("《") == verdict.followup.count("》"), verdict.followup
+
+
+def test_a_noun_a_relative_clause_describes_is_replaced_with_the_clause(reasoner):
+    # "The river Salt flows through the village": not the village where Marta Lind was born.
+    # The description is "the village where Marta Lind was born", and this chunk names
+    # no village of hers; the verb before it ("flows through") stays in the question.
+    question = "Which river flows through the village where Marta Lind was born?"
+    text = "Ostvik is a village in the Kessel valley. The river Salt flows through the village."
+    assert reasoner._judge(question, "Ostvik", text).followup == ""
+    own = "Marta Lind was a weaver. She was born in the village of Ostvik."
+    verdict = reasoner._judge(question, "Marta Lind", own)
+    assert verdict.followup == "Which river flows through Ostvik?"
+
+
+def test_a_follow_up_keeps_the_question_word(reasoner):
+    # The open clause is the statement before the question: a name put into it asks nothing.
+    question = (
+        'Lantern Night is the third episode of the first season of "Harbor Lights". '
+        "What recurring character makes his first appearance in this episode?"
+    )
+    text = (
+        "Harbor Lights is an American comedy series. "
+        "The third episode of the first season was written by Ada Quill."
+    )
+    assert reasoner._judge(question, "Harbor Lights", text).followup == ""
+
+
+def test_a_relative_clause_that_asks_is_asked_of_the_bridge(reasoner):
+    # All before "that" describes the series; the clause after it asks, now of Harbor Lights.
+    question = "Ada Quill starred in a series that originally broadcast on what station?"
+    text = (
+        "Ada Quill is an American actress. She is known for her role in the series Harbor Lights."
+    )
+    verdict = reasoner._judge(question, "Ada Quill", text)
+    assert verdict.followup == "Harbor Lights originally broadcast on what station?"

@@ -28,3 +28,10 @@ def test_a_traditional_place_is_read_as_a_place():
     # As written, jieba cuts 克什米爾 into 克什 + 米爾 and tags both a person's name.
     nouns = chinese_nouns("印控克什米爾地區發生一起交通事故。")
     assert ("克什米爾地區", "location", True) in nouns, nouns
+
+
+def test_traditional_words_are_cut_as_their_simplified_form_is():
+    from treerag.segment import tokens
+
+    assert tokens("EMNLP2031的舉辦地") == [("EMNLP2031", 0, 9), ("的", 9, 10), ("舉辦地", 10, 13)]
+    assert [w for w, _, _ in tokens("EMNLP2031的举办地")] == ["EMNLP2031", "的", "举办地"]

@@ -6,7 +6,10 @@
   lacks), with the stretch the chunk covers (first to last covered term) replaced by the bridge
   entity, or its reference word ("that guild", "他", "该行会") replaced; "" when no question
   can be built that way (the chunk then does not recurse). A Chinese description is a relative
-  clause built with 的; the question's own name or title is never replaced.
+  clause or a name before 的 (not a date alone: "2022年的…"), and holds nothing of what the
+  question asks ("…的营收为多少": `questions.asked_noun_at`); the question's own name, code
+  or quoted title is never replaced. A follow-up keeps the question word and closes every
+  title it opens. Chinese is cut into words as its Simplified form (`segment.tokens`).
 
 What a question asks (its slot, its clauses) is read in `treerag.reasoning.questions`.
 """
@@ -15,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from treerag.reasoning.questions import _clauses, _head
+from treerag.reasoning.questions import ZH_WH, _clauses, _head, asked_noun_at, proper
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import (
     EN_STOP,
@@ -105,7 +108,10 @@ def bridge(
         fresh = [
             n
             for n in found
-            if not {fold(t) for t in content_terms(n)} <= asked and n not in glosses
+            if not {fold(t) for t in content_terms(n)} <= asked
+            and n not in glosses
+            # jieba tags common words nouns (基本 / 持平): a bridge is a name (`proper`).
+            and proper(n)
         ]
         if not fresh:
             continue
@@ -179,13 +185,13 @@ def _glosses(sentence: str, asked: set[str]) -> set[str]:
 
 def _term_spans(clause: str) -> list[tuple[str, int, int]]:
     """(lower-cased content term, start, end) of each content word of a clause."""
-    from treerag.segment import jieba
+    from treerag.segment import tokens
 
     out: list[tuple[str, int, int]] = []
     for match in _WORD.finditer(clause):
         piece, base = match.group(), match.start()
         words = (
-            [(w, base + s, base + e) for w, s, e in jieba().tokenize(piece)]
+            [(w, base + s, base + e) for w, s, e in tokens(piece)]
             if HAN_CHAR.match(piece)
             else [(piece, match.start(), match.end())]
         )
@@ -213,6 +219,9 @@ def _wh_heads(clause: str) -> set[int]:
     return {m.end() for m in re.finditer(r"\b(?:which|what)\s+|哪个|哪家|哪座|哪位", clause, re.I)}
 
 
+_RELATIVE_AFTER = re.compile(
+    r"\s+(?:where|who|whom|whose|which|that)\b(?!\s+(?:is|are|was|were)\b)"
+)
 _RELATIVE_HEAD = re.compile(
     r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:where|who|whom|whose|which|that|when)\s+$",
     re.IGNORECASE,
@@ -235,6 +244,21 @@ def _covered_span(
     relative = _RELATIVE_HEAD.search(clause[:start])
     article = re.search(r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?$", clause[:start], re.IGNORECASE)
     start = relative.start() if relative else article.start() if article else start
+    after = _RELATIVE_AFTER.match(clause, end)
+    if (
+        not relative
+        and not HAN_CHAR.search(clause)
+        and after
+        and not _ASKING.search(clause, after.end())
+    ):
+        # "flows through the village where Ilse Varga was born": the last noun covered is
+        # described by the relative clause after it, and that noun phrase is the description
+        # ("The river Amsel flows through the village" names no village of hers). A relative
+        # clause holding the question word is what is asked ("a series that originally
+        # broadcast on what station"), no description.
+        last = list(re.finditer(r"\b(?:the|a|an)\s+", clause[start:end], re.IGNORECASE))
+        relative = last[-1] if last else None
+        start += last[-1].start() if last else 0
     if relative and not HAN_CHAR.search(clause):
         # "the man who signed the Accord of Quillhaven on behalf of Varunhal": the relative
         # clause runs to the clause's end, and all of it describes the bridge.
@@ -264,7 +288,32 @@ def _covered_span(
             # entity, which the chunk names: no bridge to replace it with. (An English
             # clause that holds a Chinese name, "…commanded by 奎尔", is read as English.)
             return None
+        if not _modifies(clause[start:end]):
+            return None
     return start, end
+
+
+_NOT_DESCRIBING = ("m", "t", "q", "x", "u", "p", "c", "r")
+"""jieba's tags of the words that say no relation: numbers, times, measure words, marks,
+particles, prepositions, conjunctions, pronouns."""
+
+
+def _modifies(description: str) -> bool:
+    """Whether what a Chinese description puts before its last 的 says who or what it is.
+
+    "李明远出生的小镇", "潮声乐团的首任指挥": a relative clause or a name, which the bridge
+    entity is found by. "2022年上半年的营收", "2031年的“青州文化周”": a date only scopes the
+    question's own thing (its revenue, its festival), and a chunk's name put in its place
+    asks nothing ("基本持平收为多少？").
+    """
+    from treerag.segment import tag
+
+    before = description.rsplit("的", 1)[0] if "的" in description else ""
+    return not before or any(
+        not flag.startswith(_NOT_DESCRIBING) and not is_zh_stop(word)
+        for word, flag in tag(before)
+        if word.strip()
+    )
 
 
 def _names_held(description: str, covered: set[str]) -> bool:
@@ -296,8 +345,47 @@ def _names_itself(description: str, question: str) -> bool:
     if "的" not in description:
         return False
     head = fold(description).rsplit("的", 1)[1]
+    if re.fullmatch(r"\s*[“\"「《][^”\"」》]+[”\"」》]\s*", head):
+        return True  # "…的“青州文化周”": a name in quotes is the question's own
     entities = [e for e in read_question(question).entities if re.search(r"[a-z0-9]", e)]
     return any(entity in head for entity in entities)
+
+
+_ASKING = re.compile(rf"\b(?:which|what|who|whom|whose|where|when|how)\b|{ZH_WH.pattern}", re.I)
+"""A question word of either language: a follow-up keeps its question's."""
+
+
+_ASKED_RELATIVE = re.compile(
+    r"^(?P<described>.*\b(?:a|an|the)\s+[^,;]*?)\s+(?:that|who|which)\s+"
+    r"(?!(?:is|are|was|were)\b)(?P<asked>[^,;]*\b(?:what|which|who|whom|how|when|where)\b[^,;]*)$",
+    re.IGNORECASE,
+)
+
+
+def _relative_question(question: str, covered: set[str], entity: str) -> str:
+    """The relative clause that asks, said of the bridge: "Charmed originally broadcast on…".
+
+    "Drew Fuller starred in a series that originally broadcast on what station?": all before
+    the relative word describes the series, and the clause after it asks about it. When the
+    chunk holds half the description's terms or more, the bridge it names is the series, and
+    the follow-up is the asking clause with the bridge as its subject.
+    """
+    match = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
+    if match is None or _chinese(question):
+        return ""
+    terms = [t for t, _, _ in _term_spans(match.group("described"))]
+    held = sum(t in covered for t in terms)
+    if not terms or held * 2 < len(terms):
+        return ""
+    return f"{entity} {match.group('asked')}"
+
+
+_PAIRS = (("《", "》"), ("“", "”"), ("「", "」"), ("(", ")"), ("（", "）"))
+
+
+def _balanced(text: str) -> bool:
+    """Whether every opening title mark or bracket of a text is closed, and no other."""
+    return all(text.count(a) == text.count(b) for a, b in _PAIRS)
 
 
 def _chinese(clause: str) -> bool:
@@ -315,12 +403,12 @@ def _cut_off(clause: str, start: int) -> bool:
     "李明远出生的小镇" reads as 李 (a surname, tagged nr) / 明远: the span of covered terms
     starts at 明远. A preposition before the span ("从", "向") is no surname.
     """
-    from treerag.segment import posseg
+    from treerag.segment import tag
 
     if start < 1 or not HAN_CHAR.match(clause[start - 1]):
         return False
-    first = next(iter(posseg().lcut(clause[start - 1 : start + 6])), None)
-    return first is not None and first.flag.startswith("nr") and len(first.word) == 1
+    first = next(iter(tag(clause[start - 1 : start + 6])), None)
+    return first is not None and first[1].startswith("nr") and len(first[0]) == 1
 
 
 def _described_noun(clause: str, end: int) -> int:
@@ -329,18 +417,18 @@ def _described_noun(clause: str, end: int) -> int:
     The nouns right after 的 / 之 (jieba's n* tags) are what the description names: the
     bridge entity takes their place with it.
     """
-    from treerag.segment import posseg
+    from treerag.segment import tag
 
     de = re.match(r"\s*[的之]", clause[end:])
     if de is None:
         return end
     at = end + de.end()
     offset = 0
-    for pair in posseg().lcut(clause):  # the whole clause: jieba tags a word by its context
-        offset += len(pair.word)
-        if offset - len(pair.word) < at:
+    for word, flag in tag(clause):  # the whole clause: jieba tags a word by its context
+        offset += len(word)
+        if offset - len(word) < at:
             continue
-        if not pair.flag.startswith("n") or is_zh_stop(pair.word):
+        if not flag.startswith("n") or is_zh_stop(word):
             break
         at = offset
     return at if at > end + de.end() else end
@@ -402,6 +490,10 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         span = _titled_span(clauses[0][0], title)
         if span is not None and span[0] == 0 and span[1] >= len(clauses[0][0]):
             text = entity + "，".join(c for c, _ in clauses[1:])
+    relative = ""
+    if not text and len(clauses) == 1:
+        # "…a series that originally broadcast on what station?" asks in its relative clause.
+        text = relative = _relative_question(question, covered, entity)
     if not text:
         open_counts = [sum(t not in covered for t, _, _ in spans) for _, spans in clauses]
         if max(open_counts) == 0:
@@ -423,18 +515,22 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
             return ""
         if _names_itself(clause[span[0] : span[1]], question):
             return ""
+        if 0 <= asked_noun_at(clause) < span[1]:
+            return ""  # the description holds what is asked: it is the answer, no bridge
         outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]
         if not outside:
             return ""
         text = f"{clause[: span[0]]}{entity}{clause[span[1] :]}"
     text = " ".join(text.split()).strip(" ,，")
-    if text.startswith(entity) and not HAN_CHAR.search(text[len(entity) :]):
+    if text.startswith(entity) and not HAN_CHAR.search(text[len(entity) :]) and not relative:
         # "a university located in what city?" with the university in its place: the
         # participle that described it now says it ("Australian National University is
         # located in what city?").
         text = re.sub(rf"^({re.escape(entity)})\s+(?=[a-z]+(?:ed|en|wn|lt|ght)\b)", r"\1 is ", text)
     text = re.sub(r"^(?:and|but|while|并且|而且|以及)\s*", "", text, flags=re.IGNORECASE)
-    if not text:
-        return ""
+    if not text or not _balanced(text):
+        return ""  # "与林秋雁合著《怀远画社出生在哪里": the description ended inside a title
+    if _ASKING.search(question) and not _ASKING.search(text):
+        return ""  # the question word went with the description: nothing is asked
     mark = "？" if HAN_CHAR.search(question) and not re.search(r"[A-Za-z]{3}", question) else "?"
     return text[:1].upper() + text[1:] + mark

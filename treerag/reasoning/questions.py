@@ -27,6 +27,7 @@ from treerag.text import (
     READING,
     fold,
     fold_cased,
+    han_count,
     is_zh_stop,
     proper_names,
     to_simplified,
@@ -146,6 +147,35 @@ def counted(question: str) -> str:
     words = jieba().lcut(match.group(2)) if match.group(2) else []
     noun = words[0] if words and not is_zh_stop(words[0]) and words[0] != "钱" else ""
     return noun or match.group(1)
+
+
+ZH_WH = re.compile("多少|什[么麼]|[谁誰]|哪|[几幾]|何")
+"""A Chinese question word, in either script."""
+_ZH_COPULA_WH = re.compile(r"[为為爲是]\s*(?:多少|什[么麼]|[谁誰]|哪)[^，,的]*$")
+
+
+def asked_noun_at(clause: str) -> int:
+    """Where a Chinese clause names the thing it asks for, -1 when it asks with a verb.
+
+    "…的营收为多少？", "…的主题是什么？": the noun after the last 的 before a copula and the
+    question word is what is asked. "…发生的地点", "2022年苹果春季发布会的新手机" have no
+    question word: the noun after the last 的 is asked (it is no entity of the question, and
+    a bridge's description ends before it). In "李明远出生的小镇坐落在哪条江边？" a verb asks
+    (坐落). English clauses and clauses without 的: -1.
+    """
+    return asked_noun_span(clause)[0]
+
+
+def asked_noun_span(clause: str) -> tuple[int, int]:
+    """The (start, end) of the noun `asked_noun_at` finds, (-1, -1) when there is none."""
+    if han_count(clause) <= 2 * len(re.findall(r"[A-Za-z]+", clause)):
+        return -1, -1
+    tail = _ZH_COPULA_WH.search(clause)
+    if tail is None and ZH_WH.search(clause):
+        return -1, -1
+    end = tail.start() if tail else len(clause.rstrip("？?。！! "))
+    de = clause[:end].rfind("的")
+    return (de + 1, end) if de >= 0 and end > de + 1 else (-1, -1)
 
 
 def _head(question: str) -> str:
