@@ -195,3 +195,12 @@ def test_a_chinese_name_is_of_the_asked_for_kind_when_it_ends_with_it():
     found = answering(question, "", "2022春節檔票房冠軍是電影《長津湖之水門橋》。")
     assert found is not None and found.filler == "长津湖之水门桥"
     assert names_kind("盐河（美国）", "河")  # a disambiguator is no part of the name
+
+
+@pytest.mark.parametrize(
+    "question", ["2022年苹果春季发布会的新手机", "2022年蘋果春季發佈會的新手機"]
+)
+def test_the_noun_a_chinese_question_asks_for_is_no_entity(question):
+    # No question word: the noun after the last 的 is what is asked (a phone), not a name
+    # the answer must repeat.
+    assert read_question(question).entities == ()

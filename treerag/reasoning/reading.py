@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from treerag.reasoning.named import MIN_NAME_CHARS, names_in, names_title, title_of
-from treerag.reasoning.questions import asks_several, proper, slot
+from treerag.reasoning.questions import asked_noun_span, asks_several, proper, slot
 from treerag.reasoning.text import (
     blocks,
     content_terms,
@@ -151,12 +151,15 @@ def read_question(question: str) -> QuestionReading:
     cased = fold_cased(question)
     quoted = set(re.findall(r"[《「“\"]([^》」”\"]+)[》」”\"]", cased))
     modifier = _head_modifier(cased)
+    start, end = asked_noun_span(cased)
+    asked_noun = canonical(cased[start:end]) if start >= 0 else ""
     found = tuple(
         dict.fromkeys(
             canonical(n)
             for n in [*proper_names(cased, READING), *codes(cased)]
             if canonical(n)
             and canonical(n) != modifier  # "what Australian city": a kind, not a name
+            and canonical(n) != asked_noun  # "…发布会的新手机": what is asked, not a name
             and not _ASKING.search(fold(n))
             and (n in quoted or proper(n))
             # what `names_in` can find: "GDP" is too short to tell from a word, a term then
