@@ -204,3 +204,27 @@ def test_the_noun_a_chinese_question_asks_for_is_no_entity(question):
     # No question word: the noun after the last 的 is what is asked (a phone), not a name
     # the answer must repeat.
     assert read_question(question).entities == ()
+
+
+def test_a_question_may_open_with_a_one_word_name():
+    # A follow-up opens with its bridge: "Tidewater" is the entity, where a document's
+    # sentence opening with one capitalised word says nothing ("Among the vessels…").
+    assert read_question("Tidewater originally broadcast on what station?").entities == (
+        "tidewater",
+    )
+    assert read_question("Ostvik lies on which river?").entities == ("ostvik",)
+    # An adjective or an imperative opening a question is no name.
+    assert read_question("Indian film photographer Anil Rao is father to whom?").entities == (
+        "anil rao",
+    )
+    assert "name" not in read_question("Name the mother of Edda Sorn?").entities
+
+
+def test_the_name_after_the_asked_verb_and_its_article_answers():
+    # "broadcast by The Kessel Network": the capital T of the article is no part of the name.
+    text = (
+        "Tidewater is an American television series. "
+        "The series was originally broadcast by The Kessel Network for five seasons."
+    )
+    found = answering("Tidewater originally broadcast on what station?", "Tidewater", text)
+    assert found is not None and found.filler == "Kessel Network"

@@ -180,7 +180,7 @@ _WORK_ASKED = re.compile(
 _WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
 
 TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
-_OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:the\s+)?")
+_OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:[Tt]he\s+)?")
 
 
 def _object_of(reading: QuestionReading, sentence: str) -> str:

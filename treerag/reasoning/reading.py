@@ -139,6 +139,32 @@ _CODE = re.compile(
 aircraft or event as a proper name does ("1990s", "5km", "2nd" are not codes)."""
 
 
+_OPENING_WORD = re.compile(
+    r"^\s*([A-Z][A-Za-z'\-]+)\s+(?=[a-z])(?!(?:of|the|de|da|van|von|del|la|le|and)\b)"
+)
+"""A capitalised word, then a lower-case word that does not go on with a name ("… of …")."""
+_IMPERATIVES = frozenset("name list give tell find identify describe explain compare".split())
+_ADJECTIVE_END = re.compile(r"(?:an|ese|ish|ic|al|able|ible|ous|ful|ive)$")
+"""Endings of the adjectives a question may open with: "Indian film photographer…",
+"Notable speakers…" (a name so ending, "Jordan", is then left to the other rules)."""
+
+
+def _opening_name(question: str) -> list[str]:
+    """The capitalised word a question opens with, when it can only be a name.
+
+    A document's sentence may open with any word ("Among the vessels…"), so `proper_names`
+    takes no single word there; a question opens with its question word, an auxiliary or an
+    imperative, and a follow-up with the bridge's name ("Charmed originally broadcast on
+    what station?").
+    """
+    match = _OPENING_WORD.match(question)
+    word = match.group(1) if match else ""
+    low = word.lower()
+    if not word or low in EN_STOP or low in _IMPERATIVES or _ADJECTIVE_END.search(low):
+        return []
+    return [word]
+
+
 def codes(text: str) -> list[str]:
     """The codes a text gives, as written (`_CODE`)."""
     return _CODE.findall(text)
@@ -156,7 +182,7 @@ def read_question(question: str) -> QuestionReading:
     found = tuple(
         dict.fromkeys(
             canonical(n)
-            for n in [*proper_names(cased, READING), *codes(cased)]
+            for n in [*_opening_name(cased), *proper_names(cased, READING), *codes(cased)]
             if canonical(n)
             and canonical(n) != modifier  # "what Australian city": a kind, not a name
             and canonical(n) != asked_noun  # "…发布会的新手机": what is asked, not a name
