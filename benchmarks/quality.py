@@ -328,6 +328,8 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
                     "calls": calls,
                     "latency": latency,
                     "first_token": ttft,
+                    # What the tree asked (each partial chunk's follow-up), to read per set.
+                    "followups": tree_followups(full["tree"]) if mode != "naive" else [],
                 }
             rows.append(row)
             if i % 10 == 0 or i == len(questions):
@@ -348,6 +350,17 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "rows": rows,
         "seconds": time.perf_counter() - started,
     }
+
+
+def tree_followups(tree: dict[str, Any]) -> list[str]:
+    """Every follow-up a search tree's chunks asked, asked or not, in tree order, once each."""
+    found: dict[str, None] = {}
+    for chunk in tree.get("chunks", []):
+        if chunk.get("followup"):
+            found.setdefault(chunk["followup"], None)
+        if isinstance(chunk.get("child"), dict):
+            found.update(dict.fromkeys(tree_followups(chunk["child"])))
+    return list(found)
 
 
 def mean(values: list[Any]) -> float:
