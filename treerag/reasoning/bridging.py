@@ -7,7 +7,7 @@
   entity, or its reference word ("that guild", "他", "该行会") replaced; "" when no question
   can be built that way (the chunk then does not recurse). A Chinese description is a relative
   clause or a name before 的 (not a date alone: "2022年的…"), and holds nothing of what the
-  question asks ("…的营收为多少": `questions.asked_noun_at`); the question's own name, code
+  question asks ("…的营收为多少": `questions.asked_noun_span`); the question's own name, code
   or quoted title is never replaced. A follow-up keeps the question word and closes every
   title it opens. Chinese is cut into words as its Simplified form (`segment.tokens`).
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from treerag.reasoning.questions import ZH_WH, _clauses, _head, asked_noun_at, proper
+from treerag.reasoning.questions import ZH_WH, _clauses, _head, asked_noun_span, chinese, proper
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import (
     EN_STOP,
@@ -26,7 +26,6 @@ from treerag.text import (
     HAN_CHAR,
     READING,
     fold,
-    han_count,
     is_zh_stop,
     proper_names,
     to_simplified,
@@ -282,7 +281,7 @@ def _covered_span(
         if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
             start = 0
         end = _described_noun(clause, end)
-        if _chinese(clause) and not re.search("[的之]", clause[start:end]):
+        if chinese(clause) and not re.search("[的之]", clause[start:end]):
             # A Chinese description of the bridge is a relative clause, built with 的
             # ("李明远出生的小镇"); a bare noun phrase ("MU5735航班") is the question's own
             # entity, which the chunk names: no bridge to replace it with. (An English
@@ -323,7 +322,7 @@ def _names_held(description: str, covered: set[str]) -> bool:
     signing that does not say Varunhal does not say which signatory is meant, and its name
     is no bridge. (A Chinese description's names are read by the 的 rule.)
     """
-    if _chinese(description):
+    if chinese(description):
         return True
     return all(
         all(t in covered for t in content_terms(name))
@@ -371,7 +370,7 @@ def _relative_question(question: str, covered: set[str], entity: str) -> str:
     the follow-up is the asking clause with the bridge as its subject.
     """
     match = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
-    if match is None or _chinese(question):
+    if match is None or chinese(question):
         return ""
     terms = [t for t, _, _ in _term_spans(match.group("described"))]
     held = sum(t in covered for t in terms)
@@ -386,15 +385,6 @@ _PAIRS = (("《", "》"), ("“", "”"), ("「", "」"), ("(", ")"), ("（", "�
 def _balanced(text: str) -> bool:
     """Whether every opening title mark or bracket of a text is closed, and no other."""
     return all(text.count(a) == text.count(b) for a, b in _PAIRS)
-
-
-def _chinese(clause: str) -> bool:
-    """Whether a clause is written in Chinese, not English with a Chinese name in it.
-
-    More Chinese characters than twice its Latin words: "Wordle游戏是什么类型的游戏" is;
-    "…commanded by 奎尔 on behalf of Varunhal" is not.
-    """
-    return han_count(clause) > 2 * len(re.findall(r"[A-Za-z]+", clause))
 
 
 def _cut_off(clause: str, start: int) -> bool:
@@ -515,7 +505,7 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
             return ""
         if _names_itself(clause[span[0] : span[1]], question):
             return ""
-        if 0 <= asked_noun_at(clause) < span[1]:
+        if 0 <= asked_noun_span(clause)[0] < span[1]:
             return ""  # the description holds what is asked: it is the answer, no bridge
         outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]
         if not outside:

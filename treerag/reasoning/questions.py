@@ -154,21 +154,25 @@ ZH_WH = re.compile("多少|什[么麼]|[谁誰]|哪|[几幾]|何")
 _ZH_COPULA_WH = re.compile(r"[为為爲是]\s*(?:多少|什[么麼]|[谁誰]|哪)[^，,的]*$")
 
 
-def asked_noun_at(clause: str) -> int:
-    """Where a Chinese clause names the thing it asks for, -1 when it asks with a verb.
+def chinese(clause: str) -> bool:
+    """Whether a clause is written in Chinese, not English with a Chinese name in it.
+
+    More Chinese characters than twice its Latin words: "Wordle游戏是什么类型的游戏" is;
+    "…commanded by 奎尔 on behalf of Varunhal" is not.
+    """
+    return han_count(clause) > 2 * len(re.findall(r"[A-Za-z]+", clause))
+
+
+def asked_noun_span(clause: str) -> tuple[int, int]:
+    """Where a Chinese clause names the thing it asks for: (start, end), else (-1, -1).
 
     "…的营收为多少？", "…的主题是什么？": the noun after the last 的 before a copula and the
     question word is what is asked. "…发生的地点", "2022年苹果春季发布会的新手机" have no
     question word: the noun after the last 的 is asked (it is no entity of the question, and
     a bridge's description ends before it). In "李明远出生的小镇坐落在哪条江边？" a verb asks
-    (坐落). English clauses and clauses without 的: -1.
+    (坐落): none. English clauses and clauses without 的: none.
     """
-    return asked_noun_span(clause)[0]
-
-
-def asked_noun_span(clause: str) -> tuple[int, int]:
-    """The (start, end) of the noun `asked_noun_at` finds, (-1, -1) when there is none."""
-    if han_count(clause) <= 2 * len(re.findall(r"[A-Za-z]+", clause)):
+    if not chinese(clause):
         return -1, -1
     tail = _ZH_COPULA_WH.search(clause)
     if tail is None and ZH_WH.search(clause):
