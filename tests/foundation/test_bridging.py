@@ -161,3 +161,31 @@ def test_a_relative_clause_that_asks_is_asked_of_the_bridge(reasoner):
     )
     verdict = reasoner._judge(question, "Ada Quill", text)
     assert verdict.followup == "Harbor Lights originally broadcast on what station?"
+
+
+def test_an_inverted_question_keeps_its_verb_and_the_bridge_is_a_name(reasoner):
+    # "In what year was <the man that resigned as …> born?": the relative clause describes the
+    # man and ends before "born", the question's own verb. The bridge is the name without
+    # its possessive, and "July" of the date is no name.
+    question = (
+        "In what year was the man that resigned as the warden of Fenmoor before the Fenmoor "
+        "council election, 1890 born?"
+    )
+    text = (
+        "Elections for the Warden of Fenmoor were held by the council on 3 July 1890, "
+        "following Oswin Marl's resignation."
+    )
+    verdict = reasoner._judge(question, "Fenmoor council election, 1890", text)
+    assert verdict.followup == "In what year was Oswin Marl born?"
+
+
+def test_a_role_s_holder_takes_the_place_of_the_whole_description(reasoner):
+    # "served as the first warden": a role is no entity; the man who held it is the bridge.
+    question = "In what year was the man who served as the first warden of Fenmoor born?"
+    text = "Fenmoor is a salt town. Tobiah Crane was the first warden of Fenmoor."
+    verdict = reasoner._judge(question, "Fenmoor", text)
+    assert verdict.followup == "In what year was Tobiah Crane born?"
+    # An entity inside a relative clause is replaced alone: the player is still asked about.
+    question = "What position did the player who plays for the capital of Veyra play?"
+    verdict = reasoner._judge(question, "Port Calder", "Port Calder is the capital of Veyra.")
+    assert verdict.followup == "What position did the player who plays for Port Calder play?"

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from treerag.reasoning.fillers import TITLED, candidates, common_word
 from treerag.reasoning.kinds import asked_kind, without_kind_words
+from treerag.reasoning.lifespan import spelled
 from treerag.reasoning.named import names_in
 from treerag.reasoning.reading import (
     RELATION_SHARE,
@@ -295,8 +296,10 @@ def _answers(
     led = view.own if by_pronoun and not view.subject else ""
     if reading.kind not in ("person", "thing") or _POSSESSIVE_LEAD.search(sentence):
         led = ""  # "Its water mill…": the subject owns the answer, it is not it
-    folded = fold(sentence)
-    options = tuple(candidates(reading, sentence, led))
+    # "Ezer Weizman (15 June 1924 – 24 April 2005) was…" says when he was born (`lifespan`).
+    said = spelled(sentence, reading.folded) if reading.kind == "time" else sentence
+    folded = fold(said)
+    options = tuple(candidates(reading, said, led))
     scoped_year = HAN_CHAR.search(reading.folded) and YEAR_SCOPE.search(reading.folded)
     dated = scoped_year and reading.kind != "time"
     if dated:

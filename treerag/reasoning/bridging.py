@@ -103,7 +103,8 @@ def bridge(
     choice: tuple[bool, bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
         glosses = _glosses(sentence, asked)
-        found = proper_names(sentence, READING)
+        # "following Ezer Weizman's resignation": the name, not its possessive.
+        found = [_POSSESSIVE.sub("", n) for n in proper_names(sentence, READING)]
         fresh = [
             n
             for n in found
@@ -140,6 +141,7 @@ def bridge(
 
 
 _BOUNDARY = re.compile(r"[,;:，；：、]")
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def _stretch(low: str, at: int) -> int:
@@ -225,6 +227,19 @@ _RELATIVE_HEAD = re.compile(
     r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:where|who|whom|whose|which|that|when)\s+$",
     re.IGNORECASE,
 )
+_INSIDE_RELATIVE = re.compile(
+    r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?P<word>who|whom|whose|which|that)\s+"
+    r"(?!(?:is|are|was|were)\b)[^,;]*$",
+    re.IGNORECASE,
+)
+"""A relative clause the covered stretch starts inside: "the man that resigned as [the
+president of Israel…]"."""
+_ROLE = re.compile(
+    r"(?<!such )(?<!well )\bas\s+(?:the\s+|a\s+|an\s+)?(?:[a-z]+\s+){0,2}$", re.IGNORECASE
+)
+""""as" before a noun: a role ("served as the first president"), not "such as"."""
+_INVERTED = re.compile(r"\b(?:was|is|were|are|did|does|do|has|have|had)\s+$", re.IGNORECASE)
+"""The auxiliary of an inverted question before its subject: "In what year *was* … born?"."""
 
 
 def _covered_span(
@@ -241,6 +256,14 @@ def _covered_span(
     # "the city where Aldous Brennick was born": the described noun and its relative word
     # go with the span, so the entity takes the place of the whole description.
     relative = _RELATIVE_HEAD.search(clause[:start])
+    if not relative and _ROLE.search(clause[:start]) and not HAN_CHAR.search(clause):
+        # "the man that served as the first president of Israel": a role is no entity, its
+        # holder is the man the relative clause describes, and the bridge takes the place of
+        # all of it ("…the man that resigned as Peres" asks nothing). An entity inside a
+        # relative clause is replaced alone: "the footballer who plays for Lisbon".
+        inside = _INSIDE_RELATIVE.search(clause[:start])
+        if inside and not _ASKING.search(clause, inside.end("word")):
+            relative = inside
     article = re.search(r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?$", clause[:start], re.IGNORECASE)
     start = relative.start() if relative else article.start() if article else start
     after = _RELATIVE_AFTER.match(clause, end)
@@ -260,8 +283,13 @@ def _covered_span(
         start += last[-1].start() if last else 0
     if relative and not HAN_CHAR.search(clause):
         # "the man who signed the Accord of Quillhaven on behalf of Varunhal": the relative
-        # clause runs to the clause's end, and all of it describes the bridge.
+        # clause runs to the clause's end, and all of it describes the bridge; but in an
+        # inverted question the last word is its own verb ("In what year was the man
+        # that resigned … born?", "What position did the man who … play?").
         end = len(clause.rstrip(" ?？.!"))
+        verb = re.search(r"\s+([a-z]+)$", clause[:end])
+        if verb and _INVERTED.search(clause[:start]) and verb.group(1) not in covered:
+            end = verb.start()
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
     if start > 0 and clause[start - 1] in "“‘(《「":

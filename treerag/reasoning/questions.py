@@ -221,13 +221,13 @@ COMMON_WORD_FREQ = 100
 def proper(name: str) -> bool:
     """Whether a name found in a question is a proper name, not a run of common words.
 
-    Latin capitalised runs are. A Chinese one is when a word of it is rare or unknown to
-    jieba's dictionary (潮声, 林秋雁, 伦尼), or jieba cut an unknown word into single
-    characters (鹤/烟 of 鹤烟灯塔): "中国城镇", "小镇", "芯片首席设计师", all common words,
-    are not, whatever part-of-speech jieba gives them.
+    Latin capitalised runs are, but not a month alone ("July"). A Chinese one is when a word
+    of it is rare or unknown to jieba's dictionary (潮声, 林秋雁, 伦尼), or jieba cut an
+    unknown word into single characters (鹤/烟 of 鹤烟灯塔): "中国城镇", "小镇",
+    "芯片首席设计师", all common words, are not, whatever part-of-speech jieba gives them.
     """
     if not HAN_CHAR.search(name):
-        return True
+        return MONTH_NAME.fullmatch(name) is None  # "31 July 2000": a date, no name
     from treerag.segment import jieba
 
     freq = jieba().dt.FREQ

@@ -341,11 +341,12 @@ EQUIVALENT_WORDS = (
     ("位于", "坐落", "地处", "位在"),
     ("创办", "创立", "创建", "建立", "成立", "开办", "创设", "创始"),
     ("born", "birth", "birthplace"),
+    ("die", "died", "death"),
     ("founded", "founder", "established", "establish"),
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
-birthplace): the commonest paraphrases of the relations questions ask most (birth, place,
-founding), and 我国 for 中国 (news written in China says "our country"). A short list,
+birthplace): the commonest paraphrases of the relations questions ask most (birth, death,
+place, founding), and 我国 for 中国 (news written in China says "our country"). A short list,
 not a thesaurus: a relation it lacks is matched by its own words."""
 
 

@@ -1,0 +1,33 @@
+"""A life-span in parentheses answers when a person was born or died (`reasoning.lifespan`).
+
+Made-up people; the answer quotes the sentence as written, the date is read as its verb.
+"""
+
+from treerag.reasoning.answering import answering
+from treerag.reasoning.lifespan import spelled
+
+ENGLISH = (
+    'Oswin Marl (Fenmoorish: "Oswyn Marel"; 15 June 1824 – 24 April 1905) was the seventh '
+    "Warden of Fenmoor."
+)
+CHINESE = "林秋雁（1911年12月11日－1979年10月31日），画家，青州人。"
+
+
+def test_the_first_date_is_the_birth_and_the_second_the_death():
+    born = answering("In what year was Oswin Marl born?", "Oswin Marl", ENGLISH)
+    died = answering("When did Oswin Marl die?", "Oswin Marl", ENGLISH)
+    assert born is not None and born.filler == "1824" and born.sentence == ENGLISH
+    assert died is not None and died.filler == "1905"
+    found = answering("林秋雁出生于哪一年？", "林秋雁", CHINESE)
+    assert found is not None and found.filler == "1911"
+    found = answering("林秋雁哪一年去世？", "林秋雁", CHINESE)
+    assert found is not None and found.filler.startswith("1979")
+
+
+def test_a_life_span_answers_only_when_someone_was_born_or_died():
+    # It says dates: no place of birth, and nothing for a question asking neither verb.
+    assert answering("Where was Oswin Marl born?", "Oswin Marl", ENGLISH) is None
+    assert spelled(ENGLISH, "when was oswin marl warden?") == ENGLISH
+    assert spelled("The Warden served two terms.", "when was he born?") == (
+        "The Warden served two terms."
+    )
