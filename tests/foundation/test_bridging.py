@@ -189,3 +189,27 @@ def test_a_role_s_holder_takes_the_place_of_the_whole_description(reasoner):
     question = "What position did the player who plays for the capital of Veyra play?"
     verdict = reasoner._judge(question, "Port Calder", "Port Calder is the capital of Veyra.")
     assert verdict.followup == "What position did the player who plays for Port Calder play?"
+
+
+def test_a_participle_that_asks_is_asked_of_the_bridge_the_governing_verb_names(reasoner):
+    # "…hit a province named after which river?": the province is what the storm hit, so the
+    # bridge is the name after "hit", not the "United Provinces" the chunk also names, and
+    # the participle phrase is asked of it.
+    question = "The first storm of the 1871 Fenmoor gales hit a province named after which river?"
+    text = (
+        "The 1871 Fenmoor gales crossed the northern half of the United Provinces. The first "
+        "storm, including the Marl squall, hit eastern Kessel Vale on the night of 3 May."
+    )
+    verdict = reasoner._judge(question, "1871 Fenmoor gales", text)
+    assert verdict.followup == "Kessel Vale is named after which river?"
+
+
+def test_a_stretch_takes_the_question_s_name_whole():
+    from treerag.reasoning.bridging import _whole_names
+
+    clause = "Toad Hall is a residential hall in a college"
+    assert _whole_names(clause, clause.index("Hall"), len(clause)) == (0, len(clause))
+    assert _whole_names(clause, clause.index("residential"), len(clause)) == (
+        clause.index("residential"),
+        len(clause),
+    )

@@ -10,6 +10,12 @@
   question asks ("…的营收为多少": `questions.asked_noun_span`); the question's own name, code
   or quoted title is never replaced. A follow-up keeps the question word and closes every
   title it opens. Chinese is cut into words as its Simplified form (`segment.tokens`).
+  An English stretch takes whole every name of the question it cuts into; inside a relative
+  clause a role ("served as the first warden") is replaced with the clause and its noun
+  ("the man who…"), and an inverted question keeps its own last verb ("In what year was …
+  born?"). A question asking in a relative clause or a participle phrase of its last noun
+  ("…hit a state named after which tribes?") is asked of the bridge: "South Dakota is named
+  after which tribes?".
 
 What a question asks (its slot, its clauses) is read in `treerag.reasoning.questions`.
 """
@@ -59,6 +65,11 @@ def type_word(question: str, covered: set[str]) -> str:
         # type, though no document calls him "the man" ("signed" is what he did).
         if described.group(1).lower() != head:
             return described.group(1).lower()
+    if asking := _ASKED_RELATIVE.match(question.strip().rstrip("?？. ")):
+        # "…hit a state named after which tribes?": the bridge is a state.
+        noun = asking.group("described").split()[-1].lower()
+        if noun != head and noun not in EN_STOP and noun.isalpha():
+            return noun
     covered = _StemSet(covered)
     # A word of a name the question gives is the entity the chunk is about, not the bridge's
     # type ("潮聲" of 潮聲樂團 in "潮聲樂團的首任指揮…": 首任 is).
@@ -86,10 +97,12 @@ def bridge(
     """The entity the chunk adds, and the sentence naming it: a name the question lacks.
 
     Among the chunk's best sentences (in the order given) the first that says the bridge's
-    type word (`type_word`) is used, else the first with a new name (not a count: "9名机组
-    人员"), one that also holds another name of the question's first; in it, the new name in
-    the stretch of a list that holds that other name, if any, and of those the one
-    nearest to that word, else to that name, else to any question term. `about` is the
+    type word (`type_word`) is used, else the first that says the word governing it
+    (`_lead_word`: "hit" of "…hit a state named after…"), else the first with a new name (not
+    a count: "9名机组人员"), one that also holds another name of the question's first; in
+    it, the new name in the stretch of a list that holds that other name, if any, and of
+    those the one nearest to that word (after it, for the governing word: its object), else
+    to that name, else to any question term. `about` is the
     entity the chunk is about (its subject, or the question's name it holds): the other
     names of the question are what single the bridge out ("the man who signed the Accord
     on behalf of Varunhal": "Aldous Brennick for Varunhal" among three signatories). A
@@ -99,8 +112,9 @@ def bridge(
     """
     asked = {fold(t) for t in content_terms(question)}
     kind = fold(type_word(question, covered or set()))
+    lead = _lead_word(question)
     others = _other_names(question, about)
-    choice: tuple[bool, bool, int, int, str, str] | None = None
+    choice: tuple[bool, bool, bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
         glosses = _glosses(sentence, asked)
         # "following Ezer Weizman's resignation": the name, not its possessive.
@@ -116,12 +130,19 @@ def bridge(
         if not fresh:
             continue
         low = fold(sentence)
-        kind_at = low.find(stem(kind)) if kind else -1
+        kind_at = _word_at(low, kind) if kind else -1
         if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
         named_at = [(low.find(n), len(n)) for n in others if n in low]
-        anchors = [(kind_at, len(kind))] if kind_at >= 0 else named_at
+        lead_at = _word_at(low, lead) if lead else -1
+        anchors = (
+            [(kind_at, len(kind))]
+            if kind_at >= 0
+            else [(lead_at, len(lead))]
+            if lead_at >= 0
+            else named_at
+        )
         anchors = anchors or [(low.find(t), len(t)) for t in asked if t in low]
         # "Each isle sent one envoy: Mirren Hask sealed for Fenmoor, Tobiah Crane for Kestrel
         # Isle": where the question's other name stands in a stretch of a list, the bridge
@@ -134,10 +155,39 @@ def bridge(
                 continue  # "9名机组人员": a count of people, no name (之一陆远舟 is one)
             span = (at, at + len(name))
             distance = min((_apart(low, span, a) for a in anchors), default=len(sentence))
-            key = (kind_at < 0, not named_at, position, distance, name, sentence)
+            if kind_at < 0 <= lead_at and span[1] <= lead_at:
+                distance += len(sentence)  # the verb's object follows it: "hit South Dakota"
+            key = (kind_at < 0, lead_at < 0, not named_at, position, distance, name, sentence)
             if choice is None or key < choice:
                 choice = key
-    return (choice[4], choice[5]) if choice else ("", "")
+    return (choice[5], choice[6]) if choice else ("", "")
+
+
+def _lead_word(question: str) -> str:
+    """The word governing the noun a participle asks about ("hit" of "…hit a state named…").
+
+    The chunk names the bridge where it says that word ("hit southeast South Dakota"), when
+    it does not say the noun itself.
+    """
+    asking = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
+    if asking is None or chinese(question):
+        return ""
+    described = asking["described"]
+    articles = list(re.finditer(r"\b(?:a|an|the)\s+", described, re.IGNORECASE))
+    words = [t for t, _, _ in _term_spans(described[: articles[-1].start()])] if articles else []
+    return words[-1] if words else ""
+
+
+def _word_at(low: str, kind: str) -> int:
+    """Where a folded sentence says the type word, -1 when it does not.
+
+    In English as a word ("state", not the "states" of "United States"), in Chinese anywhere
+    (小镇 in 青石小镇).
+    """
+    if HAN_CHAR.search(kind):
+        return low.find(kind)
+    found = re.search(rf"\b(?:{re.escape(kind)}|{re.escape(stem(kind))})\b", low)
+    return found.start() if found else -1
 
 
 _BOUNDARY = re.compile(r"[,;:，；：、]")
@@ -253,6 +303,10 @@ def _covered_span(
     if all(capital) and not HAN_CHAR.search(clause):
         return None  # only the question's own names: the chunk is about them, not a bridge
     start, end = hits[0][0], hits[-1][1]
+    if not HAN_CHAR.search(clause):
+        # "Toad Hall is a residential hall in a university": a stretch that cuts into one of
+        # the question's names takes the whole name ("Toad UHall located in…" otherwise).
+        start, end = _whole_names(clause, start, end)
     # "the city where Aldous Brennick was born": the described noun and its relative word
     # go with the span, so the entity takes the place of the whole description.
     relative = _RELATIVE_HEAD.search(clause[:start])
@@ -320,6 +374,19 @@ def _covered_span(
     return start, end
 
 
+def _whole_names(clause: str, start: int, end: int) -> tuple[int, int]:
+    """A stretch of an English clause widened to every name it starts or ends inside."""
+    for name in proper_names(clause, READING):
+        at = clause.find(name)
+        if at < 0:
+            continue
+        if at < start < at + len(name):
+            start = at
+        if at < end < at + len(name):
+            end = at + len(name)
+    return start, end
+
+
 _NOT_DESCRIBING = ("m", "t", "q", "x", "u", "p", "c", "r")
 """jieba's tags of the words that say no relation: numbers, times, measure words, marks,
 particles, prepositions, conjunctions, pronouns."""
@@ -383,10 +450,17 @@ _ASKING = re.compile(rf"\b(?:which|what|who|whom|whose|where|when|how)\b|{ZH_WH.
 
 
 _ASKED_RELATIVE = re.compile(
-    r"^(?P<described>.*\b(?:a|an|the)\s+[^,;]*?)\s+(?:that|who|which)\s+"
-    r"(?!(?:is|are|was|were)\b)(?P<asked>[^,;]*\b(?:what|which|who|whom|how|when|where)\b[^,;]*)$",
+    r"^(?P<described>.*\b(?:a|an|the)\s+[^,;]*?)\s+(?:(?:that|who|which)\s+"
+    r"(?!(?:is|are|was|were)\b)(?P<asked>[^,;]*\b(?:what|which|who|whom|how|when|where)\b[^,;]*)"
+    r"|(?P<participle>(?:[a-z]+(?:ed|en|wn|lt|ght)|born|known)\s+"
+    r"(?:in|by|on|at|for|from|to|as|after|with|near)\b[^,;]*\b(?:what|which|who|whom|how|when|where)\b"
+    r"[^,;]*))$",
     re.IGNORECASE,
 )
+"""A question asking in a relative clause of its last noun: "…a series that originally
+broadcast on what station?", or in a participle phrase, a relative clause without its
+"that … is" ("…hit a state named after which tribes?", "…a company headquartered in what
+city?")."""
 
 
 def _relative_question(question: str, covered: set[str], entity: str) -> str:
@@ -404,6 +478,11 @@ def _relative_question(question: str, covered: set[str], entity: str) -> str:
     held = sum(t in covered for t in terms)
     if not terms or held * 2 < len(terms):
         return ""
+    if participle := match.group("participle"):
+        # The participle says what the bridge is or was: "South Dakota is named after…",
+        # "Oswin Marl was born in what year?".
+        verb = "was" if participle.lower().startswith("born") else "is"
+        return f"{entity} {verb} {participle}"
     return f"{entity} {match.group('asked')}"
 
 
