@@ -5,6 +5,7 @@ Made-up people; the answer quotes the sentence as written, the date is read as i
 
 from treerag.reasoning.answering import answering
 from treerag.reasoning.lifespan import spelled
+from treerag.reasoning.questions import slot
 
 ENGLISH = (
     'Oswin Marl (Fenmoorish: "Oswyn Marel"; 15 June 1824 – 24 April 1905) was the seventh '
@@ -31,3 +32,25 @@ def test_a_life_span_answers_only_when_someone_was_born_or_died():
     assert spelled("The Warden served two terms.", "when was he born?") == (
         "The Warden served two terms."
     )
+
+
+def test_a_relative_who_after_a_comma_leaves_the_date_asked():
+    # ", who died on which date?" describes the name before it; the question asks a date,
+    # which his life-span gives ("October 31, 1887 – April 5, 1975", month first).
+    question = "The warden of Fenmoor was Oswin Marl, who died on which date?"
+    assert slot(question) == "time"
+    assert slot("After the flood, who rebuilt the mill?") == "person"
+    text = (
+        "Oswin Marl (October 31, 1824 – April 5, 1905), also called Old Marl, was a warden of "
+        "Fenmoor."
+    )
+    found = answering(question, "Oswin Marl", text)
+    assert found is not None and found.filler == "1905" and "april" in found.candidates
+
+
+def test_a_century_answers_which_century():
+    text = "The Fenmoor hound was bred in the Kessel valley during the 19th century."
+    found = answering("In which century was the Fenmoor hound bred?", "Fenmoor hound", text)
+    assert found is not None and found.filler == "19th century"
+    found = answering("青州犬是哪个世纪培育的？", "青州犬", "青州犬于19世纪在青州培育。")
+    assert found is not None and found.filler == "19世纪"

@@ -23,7 +23,7 @@ from treerag.reasoning.place_slot import located, place_spans, within
 from treerag.reasoning.reading import QuestionReading, fold, names_kind
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import DATE_PART, DATE_WORD, MONTH, QUANTITY
+from treerag.text.figures import CENTURY, DATE_PART, DATE_WORD, MONTH, QUANTITY
 
 
 def adds_a_name(name: str, asked_terms: set[str]) -> bool:
@@ -73,7 +73,8 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if reading.kind == "yesno":
         return []
     if reading.kind == "time":
-        dates = [m.group() for m in (*DATE_WORD.finditer(folded), *MONTH.finditer(folded))]
+        said = (*CENTURY.finditer(folded), *DATE_WORD.finditer(folded), *MONTH.finditer(folded))
+        dates = [m.group().strip() for m in said]
         return [d for d in dates if d not in asked]
     if reading.kind == "number":
         in_dates = {i for m in DATE_PART.finditer(folded) for i in range(m.start(), m.end())}

@@ -21,7 +21,7 @@ _DATE = (
     r"|\d{3,4}年(?:\d{1,2}月(?:\d{1,2}日)?)?)"
 )
 _SPAN = re.compile(
-    rf"(?P<open>[(（](?:[^()（）]*?[;；,，]\s*)?)(?P<birth>{_DATE})\s*[–—\-－~～至]\s*"
+    rf"(?P<open>[(（](?:[^()（）]*?[;；,，]\s*)??)(?P<birth>{_DATE})\s*[–—\-－~～至]\s*"
     rf"(?P<death>{_DATE})\s*(?P<close>[)）])"
 )
 _BIRTH = re.compile(r"\b(?:born|birth)\b|出生|生于|诞生|生在|出生年", re.IGNORECASE)

@@ -33,7 +33,7 @@ from treerag.text import (
     to_simplified,
     width_and_case,
 )
-from treerag.text.figures import MONTH_NAME, NUMERAL, STATED_DATE
+from treerag.text.figures import CENTURY, MONTH_NAME, NUMERAL, STATED_DATE
 from treerag.text.names import ZH_PLACE_SUFFIXES
 
 NEAR_DUPLICATE_JACCARD = 0.6
@@ -50,8 +50,8 @@ _SLOTS = (
     (
         "time",
         re.compile(
-            r"\bwhen\b|\bwhat (year|date|time|century|decade)\b|\bwhich year\b"
-            r"|何时|什么时候|哪[一]?年|几月|几号|日期|时间|哪天|何年"
+            r"\bwhen\b|\b(?:what|which) (?:year|date|day|month|time|century|decade)\b"
+            r"|何时|什么时候|哪[一]?年|几月|几号|日期|时间|哪天|何年|哪[个一]?世纪|什么世纪"
         ),
     ),
     (
@@ -114,12 +114,15 @@ def _relative(lowered: str, at: int) -> bool:
     """Whether the English wh-word at `at` opens a relative clause, not the question.
 
     "…a consultant who has worked with the mayor of what city?" asks for a city: the "who"
-    right after a noun describes it. After a preposition, a conjunction or "is" ("of which",
-    "and where", "…is whom?") the word asks. A question whose every wh-word is relative
-    keeps its first (the ordering puts relatives last, it does not drop them).
+    right after a noun (or after a comma that follows one) describes it. After a
+    preposition, a conjunction or "is" ("of which", "and where", "…is whom?") the word asks.
+    A question whose every wh-word is relative keeps its first (the ordering puts relatives
+    last, it does not drop them).
     """
     if not _RELATIVE.match(lowered, at):
         return False
+    if re.search(r"[a-z0-9\"')],\s*$", lowered[:at]):
+        return True  # "…was Chiang Kai-shek, who died on which date?": it describes him
     before = re.search(r"([a-z][a-z'\-]*)\s+$", lowered[:at])
     return before is not None and before.group(1) not in _ASKING_BEFORE
 
@@ -198,7 +201,13 @@ def statement(kind: str, sentence: str, question: str) -> int:
     "Which guild …"); 1 any candidate of the asked kind (a new name, a year, a number).
     """
     if kind == "time":
-        return int(bool(STATED_DATE.search(sentence) or MONTH_NAME.search(sentence)))
+        return int(
+            bool(
+                STATED_DATE.search(sentence)
+                or MONTH_NAME.search(sentence)
+                or CENTURY.search(sentence)
+            )
+        )
     if kind == "number":
         return int(bool(NUMERAL.search(sentence)))
     if kind == "yesno":

@@ -19,6 +19,15 @@ DATE_WORD = re.compile(rf"{YEAR.pattern}|\d{{1,4}}\s*[年月日]")
 YEAR_SCOPE = re.compile(r"(?:1[0-9]{3}|20[0-9]{2})\s*年")
 """A Chinese year with its unit ("2022年"), which scopes what a sentence says after it."""
 
+CENTURY = re.compile(
+    r"\b\d{1,2}(?:st|nd|rd|th)[\s\-]+century\b|(?<!\d)\d{1,2}\s*世纪"
+    r"|\b(?:early|mid|late)?[\s\-]*(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth"
+    r"|tenth|eleventh|twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth"
+    r"|nineteenth|twentieth|twenty[\s\-]first)[\s\-]+century\b",
+    re.IGNORECASE,
+)
+"""A century: "the 19th century", "early twentieth century", 19世纪 (no date gives one)."""
+
 MONTH = re.compile(
     r"\b(january|february|march|april|may|june|july|august|september|october|november|"
     r"december)\b",
