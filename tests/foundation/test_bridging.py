@@ -213,3 +213,18 @@ def test_a_stretch_takes_the_question_s_name_whole():
         clause.index("residential"),
         len(clause),
     )
+
+
+def test_a_participle_after_the_question_word_asks_nothing_of_the_bridge(reasoner):
+    # "When was the lighthouse built in the town where…": "when" asks of the lighthouse; the
+    # "where" in the participle phrase is a relative word, and the town is the bridge.
+    question = "When was the lighthouse built in the town where Pavel Orsk was born?"
+    text = "Pavel Orsk was an engraver. He was born in the harbour town of Duneport."
+    verdict = reasoner._judge(question, "Pavel Orsk", text)
+    assert verdict.followup == "When was the lighthouse built in Duneport?"
+    # A town's document that does not name Pavel Orsk asks nothing ("Lorne is built in…").
+    text = (
+        "Duneport is a harbour town at the mouth of the river Lorne. Its lighthouse was built "
+        "in 1854."
+    )
+    assert reasoner._judge(question, "Duneport", text).followup == ""

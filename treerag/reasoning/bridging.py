@@ -65,7 +65,7 @@ def type_word(question: str, covered: set[str]) -> str:
         # type, though no document calls him "the man" ("signed" is what he did).
         if described.group(1).lower() != head:
             return described.group(1).lower()
-    if asking := _ASKED_RELATIVE.match(question.strip().rstrip("?？. ")):
+    if asking := _asked_relative(question):
         # "…hit a state named after which tribes?": the bridge is a state.
         noun = asking.group("described").split()[-1].lower()
         if noun != head and noun not in EN_STOP and noun.isalpha():
@@ -169,7 +169,7 @@ def _lead_word(question: str) -> str:
     The chunk names the bridge where it says that word ("hit southeast South Dakota"), when
     it does not say the noun itself.
     """
-    asking = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
+    asking = _asked_relative(question)
     if asking is None or chinese(question):
         return ""
     described = asking["described"]
@@ -463,6 +463,16 @@ broadcast on what station?", or in a participle phrase, a relative clause withou
 city?")."""
 
 
+def _asked_relative(question: str) -> re.Match[str] | None:
+    """The question's relative clause or participle phrase that asks (`_ASKED_RELATIVE`).
+
+    None when the question word stands before it: "When was the lighthouse built in the town
+    where Pavel Orsk was born?" asks "when" of the lighthouse, and "where" is a relative word.
+    """
+    match = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
+    return None if match is None or _ASKING.search(match["described"]) else match
+
+
 def _relative_question(question: str, covered: set[str], entity: str) -> str:
     """The relative clause that asks, said of the bridge: "Charmed originally broadcast on…".
 
@@ -471,7 +481,7 @@ def _relative_question(question: str, covered: set[str], entity: str) -> str:
     chunk holds half the description's terms or more, the bridge it names is the series, and
     the follow-up is the asking clause with the bridge as its subject.
     """
-    match = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
+    match = _asked_relative(question)
     if match is None or chinese(question):
         return ""
     terms = [t for t, _, _ in _term_spans(match.group("described"))]
