@@ -23,6 +23,7 @@ What a question asks (its slot, its clauses) is read in `treerag.reasoning.quest
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from treerag.reasoning.questions import ZH_WH, _clauses, _head, asked_noun_span, chinese, proper
 from treerag.reasoning.text import content_terms, stem
@@ -354,10 +355,7 @@ def _covered_span(
         # "与林秋雁合著《山花图谱》的画家": a name the span cuts into, the preposition before
         # and the noun after the description go with it, so the entity takes the place of
         # the whole description.
-        for name in proper_names(clause, READING):
-            at = clause.find(name)
-            if at >= 0 and at < end and at + len(name) > start:
-                start, end = min(start, at), max(end, at + len(name))
+        start, end = _whole_names(clause, start, end)
         if _cut_off(clause, start):
             start -= 1  # the 李 jieba cut off 李明远: a name's first character goes with it
         if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
@@ -375,15 +373,11 @@ def _covered_span(
 
 
 def _whole_names(clause: str, start: int, end: int) -> tuple[int, int]:
-    """A stretch of an English clause widened to every name it starts or ends inside."""
+    """A stretch of a clause widened to every name of the clause it overlaps."""
     for name in proper_names(clause, READING):
         at = clause.find(name)
-        if at < 0:
-            continue
-        if at < start < at + len(name):
-            start = at
-        if at < end < at + len(name):
-            end = at + len(name)
+        if at >= 0 and at < end and at + len(name) > start:
+            start, end = min(start, at), max(end, at + len(name))
     return start, end
 
 
@@ -463,6 +457,7 @@ broadcast on what station?", or in a participle phrase, a relative clause withou
 city?")."""
 
 
+@lru_cache(maxsize=4096)
 def _asked_relative(question: str) -> re.Match[str] | None:
     """The question's relative clause or participle phrase that asks (`_ASKED_RELATIVE`).
 

@@ -24,7 +24,7 @@ _SPAN = re.compile(
     rf"(?P<open>[(（](?:[^()（）]*?[;；,，]\s*)??)(?P<birth>{_DATE})\s*[–—\-－~～至]\s*"
     rf"(?P<death>{_DATE})\s*(?P<close>[)）])"
 )
-_BIRTH = re.compile(r"\b(?:born|birth)\b|出生|生于|诞生|生在|出生年", re.IGNORECASE)
+_BIRTH = re.compile(r"\b(?:born|birth)\b|出生|生于|诞生|生在", re.IGNORECASE)
 _DEATH = re.compile(r"\b(?:die|died|death|dead)\b|去世|逝世|死于|卒于|病逝", re.IGNORECASE)
 
 

@@ -53,6 +53,7 @@ from treerag.text import (
     han_count,
     proper_names,
 )
+from treerag.text.names import NAME_GLUE
 
 RELATION_SHARE = 0.75
 """Share of the relation a sentence must hold to answer: all of up to three Latin terms,
@@ -140,7 +141,7 @@ aircraft or event as a proper name does ("1990s", "5km", "2nd" are not codes).""
 
 
 _OPENING_WORD = re.compile(
-    r"^\s*([A-Z][A-Za-z'\-]+)\s+(?=[a-z])(?!(?:of|the|de|da|van|von|del|la|le|and)\b)"
+    rf"^\s*([A-Z][A-Za-z'\-]+)\s+(?=[a-z])(?!(?:{'|'.join(sorted(NAME_GLUE))})\b)"
 )
 """A capitalised word, then a lower-case word that does not go on with a name ("… of …")."""
 _IMPERATIVES = frozenset("name list give tell find identify describe explain compare".split())

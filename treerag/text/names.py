@@ -47,7 +47,8 @@ ZH_PLACE_SUFFIXES = "镇鎮村县縣市省州区區乡鄉岛島城港湾灣湖�
 """The last character of a Chinese place name: 青石镇, 渡口县, 沧江."""
 _ZH_PLACE = re.compile(f"(?:在|于|於|到|至|自|从|從)([{HAN}]{{1,5}}?[{ZH_PLACE_SUFFIXES}])")
 """A Chinese place after a preposition: 出生在渡口县, 位于沧江下游 (jieba tags few as names)."""
-_NAME_GLUE = frozenset({"of", "the", "de", "da", "van", "von", "del", "la", "le", "and"})
+NAME_GLUE = frozenset({"of", "the", "de", "da", "van", "von", "del", "la", "le", "and"})
+"""Lower-case words inside a capitalised name: "Guild of Tidewrights", "Ludwig van Beethoven"."""
 
 
 @lru_cache(maxsize=8192)
@@ -83,7 +84,7 @@ def _reading_names(text: str) -> list[str]:
     opening: set[int] = set()  # a run that opens a sentence ("Among the vessels …")
 
     def flush() -> None:
-        while run and run[-1].lower() in _NAME_GLUE:
+        while run and run[-1].lower() in NAME_GLUE:
             run.pop()
         single_opening = len(run) == 1 and len(out) in opening
         if run and not single_opening and run[0].lower() not in EN_STOP:
@@ -110,7 +111,7 @@ def _reading_names(text: str) -> list[str]:
             run.append(piece)
             if len(run) == 1 and re.search(r"(^|[.!?:]\s*[\"“(]?)$", text[: match.start()]):
                 opening.add(len(out))
-        elif run and piece.lower() in _NAME_GLUE:
+        elif run and piece.lower() in NAME_GLUE:
             run.append(piece)
         else:
             flush()
