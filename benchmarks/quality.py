@@ -27,7 +27,8 @@ offline reasoner and default settings (top_k 5, max_depth 2, max_llm_calls 60), 
 - full: the tree with both (the default).
 
 `first_questions` is a small made-up corpus ingested as files (benchmarks/first_questions/
-README.md): one to three hops, pronouns, distractors, three scripts.
+README.md): one to three hops, pronouns, distractors, three scripts; `first_questions_2` is a
+second one of the same kind, held out from the rules' fitting (its README).
 
 Reported per mode: recall@2, @5 and @10 of the gold passages in the ranked evidence, capped
 (|gold ∩ top-k| / min(k, |gold|): rgb_zh_300 has ~8 gold passages a question, see its
@@ -59,7 +60,7 @@ if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
 from benchmarks._report import machine_summary, percentile, publish  # noqa: E402
-from treerag.context import Context  # noqa: E402
+from treerag.context import LOCAL_DEFAULTS, Context  # noqa: E402
 from treerag.eval.datasets import Dataset, load_dataset  # noqa: E402
 from treerag.eval.metrics import clean_answer, normalize_answer, strip_label  # noqa: E402
 from treerag.eval.runner import (  # noqa: E402
@@ -85,8 +86,10 @@ SETS = {
     # A new user's first questions: made-up documents ingested as files (benchmarks/
     # first_questions/README.md); gold keys are the files' names without their extension.
     "first_questions": ("questions.jsonl", "docs", "files"),
+    # A second corpus of the same kind, written after the rules it measures (held out).
+    "first_questions_2": ("questions.jsonl", "docs", "files"),
 }
-FIRST_QUESTIONS = Path(__file__).resolve().parent / "first_questions"
+FILES_SETS = Path(__file__).resolve().parent
 BENCH_DATA = Path(tempfile.gettempdir()) / "treerag-bench"
 KS = (2, 5, 10)
 MODES = ("naive", "full-none", "full-keyword", "full-graph", "full")
@@ -253,7 +256,7 @@ def open_files_set(folder: Path, data_dir: Path) -> tuple[Dataset, Store]:
 def open_set(name: str, data_dir: Path, limit: int | None = None) -> tuple[Dataset, Store]:
     questions_file, corpus_file, fmt = SETS[name]
     if fmt == "files":
-        return open_files_set(FIRST_QUESTIONS, data_dir)
+        return open_files_set(FILES_SETS / name, data_dir)
     if name in ("rgb_zh_300_s", "rgb_zh_300_t"):
         folder = pooled_copy(data_dir, limit, traditional=name.endswith("_t"))
     else:
@@ -284,6 +287,10 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
             )
             for mode in modes
         }
+        if args.chat_model:
+            contexts = {
+                mode: with_chat_model(ctx, args.chat_model) for mode, ctx in contexts.items()
+            }
         texts = _Rows(contexts[modes[-1]])
         warm_up(contexts[modes[-1]], questions[0].question)
         for i, q in enumerate(questions, 1):
@@ -350,6 +357,14 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "rows": rows,
         "seconds": time.perf_counter() - started,
     }
+
+
+def with_chat_model(ctx: Context, model: str) -> Context:
+    """The mode's settings answered by `model`, with the settings its preset gives (`local`)."""
+    preset = Context(data_dir=ctx.data_dir, chat_model=model)
+    return replace(
+        ctx, chat_model=model, **{name: getattr(preset, name) for name in LOCAL_DEFAULTS}
+    )
 
 
 def tree_followups(tree: dict[str, Any]) -> list[str]:
@@ -476,6 +491,12 @@ def main() -> None:
         "--offset", type=int, default=0, help="skip the first N of those (a held-out split)"
     )
     parser.add_argument("--data-dir", type=Path, default=BENCH_DATA, help="ingested corpora")
+    parser.add_argument(
+        "--chat-model",
+        default="",
+        help="answer with this chat model ('local': the bundled one, with its preset) "
+        "instead of the offline reasoner",
+    )
     parser.add_argument("--write", action="store_true", help="splice into BENCHMARKS.md")
     parser.add_argument("--dump", type=Path, default=None, help="write per-question rows (JSON)")
     parser.add_argument(

@@ -228,3 +228,20 @@ def test_a_participle_after_the_question_word_asks_nothing_of_the_bridge(reasone
         "in 1854."
     )
     assert reasoner._judge(question, "Duneport", text).followup == ""
+
+
+def test_a_possessive_description_is_replaced_by_the_name_beside_it(reasoner):
+    text = (
+        "The Lantern Window is a stained-glass window, made in 1899. The glass was cut by "
+        "Maren Holt and her apprentice, Tobias Renn."
+    )
+    question = "In which town did Maren Holt's apprentice open his workshop?"
+    verdict = reasoner._judge(question, "The Lantern Window", text)
+    assert verdict.score == 1
+    assert verdict.followup == "In which town did Tobias Renn open his workshop?"
+
+
+def test_a_chinese_description_ends_before_the_verb(reasoner):
+    text = "望川大桥横跨青川江，1958年建成通车。大桥的设计者是建筑师唐若梅。"
+    verdict = reasoner._judge("望川大桥的设计者毕业于哪所学校？", "望川大桥", text)
+    assert verdict.followup == "唐若梅毕业于哪所学校？"

@@ -6,10 +6,12 @@ from treerag.reasoning.answering import answering
 from treerag.reasoning.fillers import adds_a_name
 from treerag.reasoning.reading import (
     names_kind,
+    present,
     read_question,
     relation_share,
     statements,
     subjects,
+    text_stems,
 )
 
 MARTA = (
@@ -228,3 +230,34 @@ def test_the_name_after_the_asked_verb_and_its_article_answers():
     )
     found = answering("Tidewater originally broadcast on what station?", "Tidewater", text)
     assert found is not None and found.filler == "Kessel Network"
+
+
+def test_a_short_verb_is_matched_in_its_inflections_and_a_name_in_its_possessive():
+    # "open" is not the six-letter prefix of "opened"; the place follows the verb's object.
+    found = answering(
+        "In which town did Tobias Renn open his workshop?",
+        "Tobias Renn",
+        "Tobias Renn was a glass cutter. He grew up in Carrick, where his father kept the "
+        "harbour inn. In 1905 he opened a workshop of his own in Lisvane.",
+    )
+    assert found is not None and found.filler == "Lisvane"
+    said = "the glass was cut by maren holt and her apprentice."
+    assert present("holt's", said, text_stems(said)) and present(
+        "opened", "open", text_stems("open")
+    )
+
+
+def test_a_title_before_the_documents_subject_is_part_of_the_name():
+    # "Bishop" is not relation the answering sentence must say: it is how the question names him.
+    text = "Alric Dunmore was bishop of Westmere. He was born in Lisvane."
+    found = answering("Where was Bishop Alric Dunmore born?", "Alric Dunmore", text)
+    assert found is not None and found.filler == "Lisvane"
+
+
+def test_a_chinese_noun_before_a_preposition_is_the_verb_and_the_asked_noun_no_relation():
+    # jieba tags 毕业 a noun: "唐若梅毕业" is no name. 学校 is what is asked (学院 answers it).
+    question = "唐若梅毕业于哪所学校？"
+    assert read_question(question).entities == ("唐若梅",)
+    text = "唐若梅是一位建筑师。她毕业于北岭工学院，后来定居在石门市。"
+    found = answering(question, "唐若梅", text)
+    assert found is not None and found.filler == "北岭工学院"

@@ -237,6 +237,9 @@ class _ChunkView:
         # "the lighthouse" after "Heyan Lighthouse", "Varga" after "Ilse Varga": the chunk
         # names the entity, then refers to it by its last word.
         named = [e for e in reading.entities if any(names_in(e, key) for key in keys)]
+        # "Bishop Alric Dunmore" in Alric Dunmore's document: the entity is its subject with
+        # a title before it, whose words are the name's, not relation the sentence must hold.
+        named += [e for e in reading.entities if subject and e not in named and _holds(e, subject)]
         if reading.entities and not (named or subject):
             return None
         return cls(
@@ -423,3 +426,8 @@ def _last_word(entity: str) -> str:
         return words[-1] if len(words) > 1 and len(words[-1]) >= 2 else ""
     words = entity.split()
     return words[-1] if len(words) > 1 and len(words[-1]) >= 4 else ""
+
+
+def _holds(entity: str, subject: str) -> bool:
+    """Whether a question's entity is a document's subject with words around it."""
+    return names_in(canonical(subject), canonical(entity))

@@ -526,12 +526,15 @@ def _described_noun(clause: str, end: int) -> int:
         return end
     at = end + de.end()
     offset = 0
-    for word, flag in tag(clause):  # the whole clause: jieba tags a word by its context
+    words = tag(clause)  # the whole clause: jieba tags a word by its context
+    for i, (word, flag) in enumerate(words):
         offset += len(word)
         if offset - len(word) < at:
             continue
         if not flag.startswith("n") or is_zh_stop(word):
             break
+        if at > end + de.end() and i + 1 < len(words) and words[i + 1][1] == "p":
+            break  # "…的设计者毕业于…": a noun before a preposition is the predicate's verb
         at = offset
     return at if at > end + de.end() else end
 

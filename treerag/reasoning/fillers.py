@@ -182,6 +182,9 @@ _WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
 
 TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
 _OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:[Tt]he\s+)?")
+_PLACE_AFTER_OBJECT = re.compile(r"(?:\s+[a-z][\w'\-]*){1,6}?\s+(?:in|at|near)\s+(?:[Tt]he\s+)?")
+"""The verb's object in lower-case words (no name, no comma), then a locative: "opened a
+workshop of his own in …"."""
 
 
 def _object_of(reading: QuestionReading, sentence: str) -> str:
@@ -196,6 +199,10 @@ def _object_of(reading: QuestionReading, sentence: str) -> str:
     cased = fold_cased(sentence)
     verb = re.search(rf"\b{re.escape(stem(reading.asked))}\w*", cased, re.IGNORECASE)
     glue = _OBJECT_GLUE.match(cased, verb.end()) if verb else None
+    if glue is None and verb and reading.kind == "place":
+        # "…opened a workshop of his own in Lisvane" for "In which town did he open his
+        # workshop?": the verb's own object first, then where it was done.
+        glue = _PLACE_AFTER_OBJECT.match(cased, verb.end())
     if glue is None:
         return ""
     # Read in the whole sentence: cut off, the name would open a sentence, where a capital

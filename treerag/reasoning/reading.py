@@ -41,6 +41,7 @@ from treerag.reasoning.text import (
     sentences,
     stem,
     unfootnoted,
+    unpossessed,
 )
 from treerag.text import (
     EN_STOP,
@@ -307,15 +308,42 @@ def _head(folded: str, cased: str) -> str:
 
 
 def present(term: str, folded: str, stems: set[str]) -> bool:
-    """Whether a canonical term is in a canonical text (Chinese as a substring; rules above)."""
+    """Whether a canonical term is in a canonical text (Chinese as a substring; rules above).
+
+    A Latin term is there when a word of the text has its stem (`stem`: the first letters,
+    director / directed) or its inflection's stem (`inflected`: open / opened, flow / flows).
+    """
     if HAN_CHAR.search(term):
         return term in folded
-    return stem(term) in stems
+    return stem(term) in stems or inflected(term) in stems
 
 
 def text_stems(folded: str) -> set[str]:
     """The stems of a canonical text's content terms (what `present` looks Latin words up in)."""
-    return {stem(t) for t in content_terms(folded)}
+    terms = content_terms(folded)
+    return {stem(t) for t in terms} | {inflected(t) for t in terms}
+
+
+@lru_cache(maxsize=65536)
+def inflected(term: str) -> str:
+    """A Latin word's Snowball stem, marked apart from `stem`'s keys: "~open" for "opened".
+
+    The first six letters (`stem`) miss the inflections of a short word ("open" is not the
+    "opene" of "opened"; "flow", "flows"); the Snowball English stemmer (Porter, "Snowball:
+    A language for stemming algorithms", 2001) removes them. Kept beside the prefix, not
+    instead of it, so that every match the prefix made stands ("founder" / "founded").
+    """
+    word = unpossessed(term)
+    if not (word.isascii() and word.isalpha()):
+        return term
+    return "~" + _english_stemmer().stemWord(word)
+
+
+@lru_cache(maxsize=1)
+def _english_stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
 
 
 def relation_share(reading: QuestionReading, folded: str) -> float:
@@ -424,6 +452,9 @@ def _longest_part(term: str, text: str) -> int:
     return 0
 
 
+KIND_ENDINGS = {"学": ("学院", "书院", "学堂")}
+"""Chinese kinds whose names end in another word than the kind's first character: a 学校 is
+named …大学, …中学 (which end with 学), or …学院, …书院, …学堂 (which do not)."""
 _DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 _TITLE_CLOSING = tuple(".!?;:。！？；：”\"'")
 
@@ -514,11 +545,13 @@ def names_kind(name: str, head: str) -> bool:
     """Whether a name says it is a thing of the asked-for kind ("Salt River", 盐河).
 
     A Chinese name ends with its kind (盐河 is a river, 国家电影局 is no film): the head noun of
-    a Chinese compound comes last.
+    a Chinese compound comes last; a school's name ends in the word its kind is
+    (`KIND_ENDINGS`: 北岭工学院 for 哪所学校, whose head is 学).
     """
     if not name or not head:
         return False
     folded = fold(name)
     if HAN_CHAR.search(head):
-        return _DISAMBIGUATOR.sub("", folded).rstrip("》」”\"'").endswith(head)
+        bare = _DISAMBIGUATOR.sub("", folded).rstrip("》」”\"'")
+        return bare.endswith((head, *KIND_ENDINGS.get(head, ())))
     return re.search(rf"\b{re.escape(stem(head))}", folded) is not None

@@ -171,8 +171,20 @@ STEM_LENGTH = 6
 
 
 def stem(term: str) -> str:
-    """A crude stem for matching question terms in a chunk: the first `STEM_LENGTH` letters."""
+    """A crude stem for matching question terms in a chunk: the first `STEM_LENGTH` letters.
+
+    A possessive goes first: "holt's" is matched as "holt".
+    """
+    term = unpossessed(term)
     return term[:STEM_LENGTH] if term.isascii() and term.isalpha() else term
+
+
+def unpossessed(term: str) -> str:
+    """A lower-case Latin word without its possessive ending: "holt's" -> "holt"."""
+    return _POSSESSIVE.sub("", term)
+
+
+_POSSESSIVE = re.compile(r"(?<=[a-z])['’]s?$")
 
 
 def stems(terms: list[str] | set[str]) -> set[str]:

@@ -61,10 +61,15 @@ def _zh_names(run: str) -> tuple[str, ...]:
 
     out: list[str] = []
     group: list[tuple[str, str]] = []
-    for pair in [*tag(run), None]:  # read in Simplified, given back as written
+    pairs = [*tag(run), None]  # read in Simplified, given back as written
+    for at, pair in enumerate(pairs):
         if pair is not None and (pair[1].startswith("n") or pair[1] == "eng"):
-            group.append(pair)
-            continue
+            after = pairs[at + 1]
+            # "唐若梅毕业于…": a common noun before a preposition is the verb of the clause
+            # (jieba tags 毕业 a noun), not a word of the name before it.
+            if not (group and pair[1] == "n" and after is not None and after[1] == "p"):
+                group.append(pair)
+                continue
         # A person's name starts at the name: "工程师佩林" (engineer Perrin), "师从沈疑微".
         first_person = next((i for i, (_, f) in enumerate(group) if f == "nr"), 0)
         group = group[first_person:]
