@@ -191,7 +191,7 @@ def build_evidence(
             add({**held, "score": 1}, depth, chunk.get("followup", ""))
         number = {e.chunk_id: e.n for e in out}
         owner.chain = [
-            Quote(number[q["chunk_id"]], q["text"], q.get("said", ""))
+            Quote(number[q["chunk_id"]], q["text"], q.get("said", ""), q.get("answer", ""))
             for q in chunk.get("sub_chain", [])
             if q["chunk_id"] in number
         ]
@@ -264,7 +264,10 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
     return {
         "answer": text,
         # The chain this run's answer followed, for its parent to carry up (`compose`).
-        "chain": [{"chunk_id": by_n[q.n].chunk_id, "text": q.text, "said": q.said} for q in quotes],
+        "chain": [
+            {"chunk_id": by_n[q.n].chunk_id, "text": q.text, "said": q.said, "answer": q.answer}
+            for q in quotes
+        ],
         "citations": citations,
         "evidence": rank_evidence(chunks, tree["depth"], state["question"]),
         "llm_calls": answered,

@@ -120,6 +120,9 @@ class Quote:
     the Orsk Press." answers "Who founded…?" with its document's subject, Pavel Orsk): the
     answer names it before the quote (`wording.framed`); or what a comparison concludes from
     it (the side chosen, "Yes" / "No": `comparison.decide`)."""
+    answer: str = ""
+    """What the sentence gives for what the question asks (`Answering.filler`: "Brennholt"),
+    when it is the sentence that answers; "" for a bridge or a sentence picked otherwise."""
 
 
 @dataclass

@@ -80,8 +80,7 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
     )
     if answered is not None:
         item, found = answered
-        bridge = [Quote(item.n, found.bridge)] if found.bridge else []
-        return [Quote(item.n, found.sentence, found.subject), *bridge]
+        return answer_quotes(item.n, found)
     for item in own:
         # A model judge's own pick: the sentence its "sufficient" rests on, quoted as written.
         if item.score == 2 and item.quote and squash(item.quote) in squash(item.text):
@@ -94,6 +93,14 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
             tie = bridge_sentence(question, item)
             return _unique([*answer, *([Quote(item.n, tie)] if tie else [])])
     return across(question, useful) or sides(question, own)
+
+
+def answer_quotes(n: int, found: Answering, bridge_n: int | None = None) -> list[Quote]:
+    """The answering sentence of evidence `n`, then its bridge (of `bridge_n`, else of `n`)."""
+    said = Quote(n, found.sentence, found.subject, found.filler)
+    return (
+        [said, Quote(n if bridge_n is None else bridge_n, found.bridge)] if found.bridge else [said]
+    )
 
 
 def corroborated(
@@ -170,7 +177,7 @@ def across(question: str, useful: Sequence[EvidenceItem]) -> list[Quote]:
         found = answering_across(question, item.title, item.text, [s for _, s in bridges])
         if found is not None:
             n = next(n for n, s in bridges if s == found.bridge)
-            return [Quote(item.n, found.sentence, found.subject), Quote(n, found.bridge)]
+            return answer_quotes(item.n, found, n)
     return []
 
 
@@ -201,8 +208,7 @@ def _held_answer(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[
             continue
         found = answering(partial.followup, other.title, other.text)
         if found is not None:
-            tie = [Quote(other.n, found.bridge)] if found.bridge else []
-            return [Quote(other.n, found.sentence, found.subject), *tie]
+            return answer_quotes(other.n, found)
     return []
 
 
@@ -231,11 +237,7 @@ def _completed(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Qu
             if found is not None:
                 tie = bridge_sentence(partial.followup, replace(sub, followup=sub.asked))
                 return _unique(
-                    [
-                        Quote(other.n, found.sentence, found.subject),
-                        *([Quote(other.n, found.bridge)] if found.bridge else []),
-                        *([Quote(sub.n, tie)] if tie else []),
-                    ]
+                    [*answer_quotes(other.n, found), *([Quote(sub.n, tie)] if tie else [])]
                 )
     return []
 

@@ -81,6 +81,19 @@ def not_found(question: str, documents: str = "") -> str:
     return NOT_FOUND[answer_script(question, documents)]
 
 
+WRONG_LANGUAGE: dict[Script, str] = {
+    "en": "it answered in another language",
+    "zh-hans": "它用另一种语言作答",
+    "zh-hant": "它用另一種語言作答",
+}
+"""Why a model's answer was set aside when it was written in another language."""
+
+
+def wrong_language(question: str) -> str:
+    """Why the answer model's answer was not used: it was in another language than asked."""
+    return WRONG_LANGUAGE[script_of_text(question)]
+
+
 def model_failed(question: str, why: str) -> str:
     """The sentence that says the chat model failed and the documents stand in for it."""
     return MODEL_FAILED[script_of_text(question)].format(why=why)
