@@ -211,3 +211,41 @@ async def test_local_judge_offline_makes_no_call_and_caches_under_the_offline_na
     # The model's name and its judge prompt's hash (an overridden prompt is another judge).
     assert model_judged.judge_name.startswith(f"{model_judged.name}#")
     assert LocalReasoner(Context(chat_model="local"), offline).judge_name == offline.judge_name
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "score", "followup"),
+    [
+        # Names the bridge (her village), not the river: partial, the offline follow-up asked.
+        (
+            "Ilse Varga",
+            "Ilse Varga is a cartographer. She was born in 1902 in the village of Brennholt.",
+            1,
+            "Which river flows through Brennholt?",
+        ),
+        # Says the river of her village itself: the model's 2 stands.
+        (
+            "Ilse Varga",
+            "Ilse Varga was born in Brennholt. The river Amsel flows through the village "
+            "where Ilse Varga was born.",
+            2,
+            "",
+        ),
+    ],
+)
+async def test_the_local_models_sufficient_for_a_bridge_alone_is_partial(
+    title, text, score, followup
+):
+    from tests.fakes import ScriptedChatModel
+    from treerag.models import get_embeddings
+    from treerag.reasoning.local import LocalReasoner
+    from treerag.reasoning.offline import OfflineReasoner
+
+    question = "Which river flows through the village where Ilse Varga was born?"
+    reply = {"score": 2, "reason": "It says where she was born.", "followup_question": ""}
+    reasoner = LocalReasoner(
+        Context(chat_model="local", local_judge="model"), OfflineReasoner(get_embeddings(Context()))
+    )
+    reasoner.model = ScriptedChatModel(judge_script=lambda q, t, x: {**reply, "quote": ""})
+    verdict = await reasoner.judge(question, title, text)
+    assert (verdict.score, verdict.followup) == (score, followup), verdict

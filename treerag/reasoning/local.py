@@ -1,8 +1,11 @@
 """The `local` preset: the local model where it beats the heuristics, the heuristics elsewhere.
 
 Role by role (figures in README, "A real LLM with no API key"):
-- judge and answer: the local model (it reads the passage; the offline judge only counts
-  overlapping terms, and the offline answer can only quote sentences);
+- answer: the local model (the offline answer can only quote sentences), told the chain the
+  tree found and written in the question's script (`llm`);
+- judge: the offline judge by default (`local_judge`: it reads the chain at least as well
+  as the 1.5B model, at no call); with `local_judge=model` the model, whose "sufficient" for
+  a chunk that only names the question's bridge is read as partial (`_bridge_only`);
 - the follow-up of a partial chunk: the model's own when it asks something new, else the
   offline one (`OfflineReasoner.followup`, a short question about the bridge entity). The
   1.5B model often leaves it empty or repeats the question, and a partial chunk without a
@@ -26,6 +29,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.context import Context
+from treerag.reasoning.answering import answering
 from treerag.reasoning.base import (
     EvidenceItem,
     Judgement,
@@ -81,6 +85,8 @@ class LocalReasoner(LLMReasoner):
             return verdict
         await self._ready()
         verdict = await super().judge(question, title, text)
+        if verdict.score == 2:
+            verdict = await asyncio.to_thread(self._bridge_only, question, title, text, verdict)
         asked = verdict.followup.strip()
         if verdict.score == 1 and not (asked and is_new(asked, [question])):
             followup = getattr(self._offline, "followup", None)
@@ -88,6 +94,31 @@ class LocalReasoner(LLMReasoner):
                 await asyncio.to_thread(followup, question, title, text) if followup else ""
             )
         return verdict
+
+    def _bridge_only(self, question: str, title: str, text: str, verdict: Judgement) -> Judgement:
+        """The model's 2 as a 1 when the chunk names the question's bridge and not its answer.
+
+        The 1.5B model calls "sufficient" a chunk that says who or where the question's
+        description leads to ("She was born in the village of Brennholt" for "Which river
+        flows through the village where Ilse Varga was born?"), and the two-hop question is
+        then answered with the bridge. When no sentence of the chunk answers the question as
+        the offline reader reads it (`answering`) and the offline judge asks a follow-up about
+        the bridge the chunk names, the chunk is partial and that follow-up is asked.
+        """
+        if answering(question, title, text) is not None:
+            return verdict
+        followup = getattr(self._offline, "followup", None)
+        asked = followup(question, title, text) if followup else ""
+        if not asked:
+            return verdict
+        return Judgement(
+            1,
+            f"{verdict.reason} [the model's 2 read as 1: the passage names the bridge, "
+            f"not the answer]",
+            asked,
+            verdict.quote,
+            calls=verdict.calls,
+        )
 
     async def answer(
         self,

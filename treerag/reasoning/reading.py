@@ -311,7 +311,7 @@ def present(term: str, folded: str, stems: set[str]) -> bool:
     """Whether a canonical term is in a canonical text (Chinese as a substring; rules above).
 
     A Latin term is there when a word of the text has its stem (`stem`: the first letters,
-    director / directed) or its inflection's stem (`inflected`: open / opened, flow / flows).
+    director / directed), or is a verb's inflected form of it (`inflected`: open / opened).
     """
     if HAN_CHAR.search(term):
         return term in folded
@@ -321,17 +321,23 @@ def present(term: str, folded: str, stems: set[str]) -> bool:
 def text_stems(folded: str) -> set[str]:
     """The stems of a canonical text's content terms (what `present` looks Latin words up in)."""
     terms = content_terms(folded)
-    return {stem(t) for t in terms} | {inflected(t) for t in terms}
+    return {stem(t) for t in terms} | {inflected(t) for t in terms if _VERB_FORM.search(t)}
+
+
+_VERB_FORM = re.compile(r"[a-z]{3}(?:ed|ing)$")
+"""A text word in a verb's past or -ing form: "opened", "opening" (not a plural: "demons" is
+no "demon" a question relates by, and "United States" says no "state")."""
 
 
 @lru_cache(maxsize=65536)
 def inflected(term: str) -> str:
     """A Latin word's Snowball stem, marked apart from `stem`'s keys: "~open" for "opened".
 
-    The first six letters (`stem`) miss the inflections of a short word ("open" is not the
-    "opene" of "opened"; "flow", "flows"); the Snowball English stemmer (Porter, "Snowball:
-    A language for stemming algorithms", 2001) removes them. Kept beside the prefix, not
-    instead of it, so that every match the prefix made stands ("founder" / "founded").
+    The first six letters (`stem`) miss a short verb's past and -ing forms ("open" is not the
+    "opened" of "opened"); the Snowball English stemmer (Porter, "Snowball: A language for
+    stemming algorithms", 2001) removes them. Kept beside the prefix, not instead of it, so
+    that every match the prefix made stands ("founder" / "founded"); a text word gets this key
+    only in a verb form (`_VERB_FORM`), since plurals matched relation words inside names.
     """
     word = unpossessed(term)
     if not (word.isascii() and word.isalpha()):
