@@ -7,7 +7,7 @@ import pytest
 from tests.fakes import ScriptedChatModel
 from treerag.reasoning.answer_script import ScriptedAnswer, WrongLanguage
 from treerag.reasoning.base import EvidenceItem, ModelFailure, Quote
-from treerag.reasoning.llm import LLMReasoner, format_chain
+from treerag.reasoning.llm import LLMReasoner, format_chain, format_evidence
 
 ORCHESTRA = EvidenceItem(1, "c1", "許若蘭", "x.txt", "許若蘭是一位指揮家。她出生於松嶺鎮。", 2)
 PRESS = EvidenceItem(1, "c1", "Orsk Press", "o.md", "It was founded by Pavel Orsk in 1931.", 2)
@@ -61,3 +61,19 @@ def test_the_chain_shows_each_sentences_document_and_what_it_answers() -> None:
     bridge_only = format_chain([Quote(1, "It was founded by Pavel Orsk in 1931.")], [PRESS])
     assert "What the chain gives" not in bridge_only
     assert format_chain([], [PRESS]) == ""
+
+
+def test_a_sub_answer_reaches_the_model_without_the_offline_label() -> None:
+    item = EvidenceItem(
+        1,
+        "c1",
+        "周怀远",
+        "z.md",
+        "周怀远是一位画家。他出生在渡口县。",
+        1,
+        followup="渡口县位于哪条江的下游？",
+        sub_answer="[离线摘录回答] 渡口县位于沧江下游。 [1]",
+    )
+    shown = format_evidence([item])
+    assert "Follow-up answer:\n<<<\n渡口县位于沧江下游。\n>>>" in shown
+    assert "离线摘录回答" not in shown

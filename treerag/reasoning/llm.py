@@ -37,7 +37,7 @@ from treerag.reasoning.structured import (
     structured,
     worth_retrying,
 )
-from treerag.reasoning.wording import answer_script, wrong_language
+from treerag.reasoning.wording import answer_script, strip_label, wrong_language
 
 
 class LLMReasoner:
@@ -315,7 +315,8 @@ def format_evidence(evidence: list[EvidenceItem]) -> str:
             # A sub-run's answer is written from documents too: fenced like them. Its [n]
             # numbered the sub-run's own evidence, not this list: they are taken out, so that
             # the answer cites the items here (the sub-run's finds have numbers of their own).
-            said = _SUB_CITATION.sub("", item.sub_answer)
+            # The offline label is the sub-run's, not a document's: a small model copied it.
+            said = strip_label(_SUB_CITATION.sub("", item.sub_answer)).strip()
             block += (
                 f"\nFollow-up: {untrusted_title(item.followup)}"
                 f"\nFollow-up answer:\n<<<\n{untrusted(said)}\n>>>"
