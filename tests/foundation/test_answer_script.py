@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.fakes import ScriptedChatModel
-from treerag.reasoning.answer_script import ScriptedAnswer, WrongLanguage
+from treerag.reasoning.answer_script import OffChain, ScriptedAnswer, WrongLanguage
 from treerag.reasoning.base import EvidenceItem, ModelFailure, Quote
 from treerag.reasoning.llm import LLMReasoner, format_chain, format_evidence
 
@@ -77,3 +77,44 @@ def test_a_sub_answer_reaches_the_model_without_the_offline_label() -> None:
     shown = format_evidence([item])
     assert "Follow-up answer:\n<<<\n渡口县位于沧江下游。\n>>>" in shown
     assert "离线摘录回答" not in shown
+
+
+def test_a_first_sentence_that_does_not_say_the_chains_answer_is_refused() -> None:
+    scripted = ScriptedAnswer("zh-hans", "渡口縣")  # compared in either script
+    assert scripted.feed("与林秋雁合著《山花图谱》的画家，") == ""
+    with pytest.raises(OffChain):
+        scripted.feed("出生在青岩镇。她是一位植物学家。 [1]")
+    with pytest.raises(OffChain):
+        _streamed_to(
+            "en", "Amsel", ["The river is the Noor. It flows", " through the Amsel valley."]
+        )
+    said = ["The river that flows through ", "the village where she was born is the Amsel.", " [1]"]
+    assert _streamed_to("en", "Amsel", said) == "".join(said)
+    # "St." and an initial do not end the first sentence.
+    said = ["It stands in St. Edda's parish, by A. Brenn, on the Amsel. [1]"]
+    assert _streamed_to("en", "Amsel", said) == said[0]
+
+
+def _streamed_to(script: str, expected: str, pieces: list[str]) -> str:
+    scripted = ScriptedAnswer(script, expected)  # type: ignore[arg-type]
+    return "".join(scripted.feed(p) for p in pieces) + scripted.flush()
+
+
+async def test_the_local_models_answer_against_the_chain_gives_way_to_the_offline_one() -> None:
+    from treerag.context import Context
+    from treerag.reasoning.local import LocalReasoner
+    from treerag.reasoning.offline import OfflineReasoner
+
+    painter = EvidenceItem(2, "c2", "周怀远", "z.md", "周怀远是一位画家。他出生在渡口县。", 1)
+    chain = [Quote(2, "他出生在渡口县。", "", "渡口县")]
+    question = "与林秋雁合著《山花图谱》的画家出生在哪里？"
+    local = LocalReasoner(Context(chat_model="local"), OfflineReasoner(embeddings=None))
+    local.model = ScriptedChatModel(answer_text="与林秋雁合著《山花图谱》的画家出生在青岩镇。[1]")
+    with pytest.raises(ModelFailure) as failed:
+        await local.answer(question, [painter], "", chain)
+    assert str(failed.value) == "它的回答没有给出检索链找到的答案"
+    local.model = ScriptedChatModel(answer_text="画家周怀远出生在渡口县。[2]")
+    assert await local.answer(question, [painter], "", chain) == "画家周怀远出生在渡口县。[2]"
+    # A model of any size that is not held to the chain answers as it will.
+    plain = LLMReasoner(ScriptedChatModel(answer_text="他出生在青岩镇。[2]"), 30.0, 0)
+    assert await plain.answer(question, [painter], "", chain) == "他出生在青岩镇。[2]"

@@ -246,6 +246,9 @@ def test_a_short_verb_is_matched_in_its_inflections_and_a_name_in_its_possessive
     opened, plural = "he opened it", "in the united states"
     assert present("open", opened, text_stems(opened))
     assert not present("state", plural, text_stems(plural))  # a plural inside a name: no
+    hall, bell = "the merchants' hall is a guild house.", "a ship's bell hangs there."
+    assert present("merchants'", hall, text_stems(hall))  # a possessive both write
+    assert not present("ship", bell, text_stems(bell))  # a ship's bell is no ship
 
 
 def test_a_title_before_the_documents_subject_is_part_of_the_name():

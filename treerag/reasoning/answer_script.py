@@ -12,7 +12,12 @@ and another an answer in English. So, piece by piece as the model streams:
   the opening is held back until it is decided;
 - a Chinese answer is converted to the question's script (OpenCC), a clause at a time, so
   that a phrase the conversion reads whole is not cut between two pieces. Citation marks are
-  ASCII and pass unchanged.
+  ASCII and pass unchanged;
+- given the answer the tree's chain found (`expected`, for a model too small to be trusted
+  against it), the first sentence is held back until it ends and must say that answer, in
+  either script (`canonical`): the 1.5B model, shown "他出生在渡口县" as the chain's answer,
+  still wrote the birthplace of the question's own entity. One that does not is refused
+  (`OffChain`), and the offline answer, which quotes the chain, stands in.
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ from __future__ import annotations
 import re
 
 from treerag.reasoning.wording import in_script
-from treerag.text import HAN_CHAR
+from treerag.text import HAN_CHAR, canonical
 from treerag.text.script import Script
 
 DECIDING_LETTERS = 24
@@ -31,16 +36,30 @@ _BOUNDARY = re.compile(r"[\s,.;:!?，。；：！？、）)\]」』”]")
 """Where a piece of converted text may end: a space or a punctuation mark."""
 
 
+_SENTENCE_END = re.compile(r"[。！？!?]|\.(?=\s|$)(?<!\b[A-Z]\.)(?<!\bSt\.)")
+"""The end of a first sentence: a full stop before a space (not an initial's, not "St.")."""
+
+
 class WrongLanguage(ValueError):
     """The model answered in another language than the question's."""
+
+
+class OffChain(ValueError):
+    """The model's first sentence does not say the answer the tree's chain found."""
 
 
 class ScriptedAnswer:
     """Feed a streamed answer piece by piece; get back what may be shown, in the right script."""
 
-    def __init__(self, script: Script):
-        """Write for a question of `script` ("en", "zh-hans" or "zh-hant")."""
+    def __init__(self, script: Script, expected: str = ""):
+        """Write for a question of `script` ("en", "zh-hans" or "zh-hant").
+
+        Args:
+            script: The question's script.
+            expected: The chain's answer the first sentence must say ("": none checked).
+        """
         self.script = script
+        self.expected = canonical(expected)
         self.decided = False
         self._pending = ""
 
@@ -49,12 +68,18 @@ class ScriptedAnswer:
 
         Raises:
             WrongLanguage: The answer's opening is in the other language.
+            OffChain: Its first sentence does not say the chain's answer.
         """
         self._pending += piece
         if not self.decided:
             if _letters(self._pending) < DECIDING_LETTERS:
                 return ""
             self._decide()
+        if self.expected:
+            end = _SENTENCE_END.search(self._pending)
+            if end is None:
+                return ""
+            self._check(self._pending[: end.end()])
         cut = max((m.end() for m in _BOUNDARY.finditer(self._pending)), default=0)
         ready, self._pending = self._pending[:cut], self._pending[cut:]
         return in_script(ready, self.script)
@@ -64,9 +89,12 @@ class ScriptedAnswer:
 
         Raises:
             WrongLanguage: The whole answer is in the other language.
+            OffChain: It does not say the chain's answer.
         """
         if not self.decided and _letters(self._pending):
             self._decide()
+        if self.expected:
+            self._check(self._pending)
         rest, self._pending = self._pending, ""
         return in_script(rest, self.script)
 
@@ -76,6 +104,11 @@ class ScriptedAnswer:
         if (self.script != "en" and not han) or (self.script == "en" and han > latin):
             raise WrongLanguage(self._pending.strip()[:60])
         self.decided = True
+
+    def _check(self, first: str) -> None:
+        if self.expected not in canonical(first):
+            raise OffChain(first.strip()[:80])
+        self.expected = ""  # said: the rest streams as it comes
 
 
 def _letters(text: str) -> int:

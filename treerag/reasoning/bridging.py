@@ -26,7 +26,7 @@ import re
 from functools import lru_cache
 
 from treerag.reasoning.questions import ZH_WH, _clauses, _head, asked_noun_span, chinese, proper
-from treerag.reasoning.text import content_terms, stem
+from treerag.reasoning.text import content_terms, stem, unpossessed
 from treerag.text import (
     EN_STOP,
     HAN,
@@ -259,11 +259,15 @@ class _StemSet(set):
     """A set of canonical stems that answers `term in covered` by the term's canonical stem.
 
     The chunk's terms are read in the canonical script (`reading.fold`), so a Traditional
-    question's term is folded to Simplified before it is looked up.
+    question's term is folded to Simplified before it is looked up, and a name's possessive
+    goes (`unpossessed`: "holt's" is the chunk's "holt").
     """
 
     def __contains__(self, term: object) -> bool:
-        return isinstance(term, str) and set.__contains__(self, stem(to_simplified(term)))
+        if not isinstance(term, str):
+            return False
+        term = to_simplified(term)
+        return any(set.__contains__(self, stem(t)) for t in {term, unpossessed(term)})
 
 
 def _wh_heads(clause: str) -> set[int]:

@@ -15,7 +15,7 @@ from tenacity import AsyncRetrying, retry_if_exception, stop_after_attempt
 
 from treerag.prompts import get_prompt
 from treerag.prompts.fencing import untrusted, untrusted_title
-from treerag.reasoning.answer_script import ScriptedAnswer, WrongLanguage
+from treerag.reasoning.answer_script import OffChain, ScriptedAnswer, WrongLanguage
 from treerag.reasoning.attribution import added_marks
 from treerag.reasoning.base import (
     EvidenceItem,
@@ -37,7 +37,7 @@ from treerag.reasoning.structured import (
     structured,
     worth_retrying,
 )
-from treerag.reasoning.wording import answer_script, strip_label, wrong_language
+from treerag.reasoning.wording import answer_script, off_chain, strip_label, wrong_language
 
 
 class LLMReasoner:
@@ -46,6 +46,9 @@ class LLMReasoner:
     offline = False
     verdict_schema: type[JudgeVerdict] = JudgeVerdict
     """The judge's structured output (a score 1 must carry its follow-up)."""
+    held_to_chain = False
+    """Whether the answer's first sentence must say what the tree's chain found
+    (`answer_script.ScriptedAnswer`): for a model too small to be trusted against it."""
 
     def __init__(
         self,
@@ -143,12 +146,16 @@ class LLMReasoner:
             ),
         )
         marks = MarkNumbers(e.n for e in evidence)
+        expected = chain[0].answer if chain and self.held_to_chain else ""
         try:
             text = await asyncio.wait_for(
-                self._relay_answer(prompt, marks, ScriptedAnswer(script)), self.timeout_s
+                self._relay_answer(prompt, marks, ScriptedAnswer(script, expected)),
+                self.timeout_s,
             )
         except WrongLanguage as exc:
             raise ModelFailure(wrong_language(question)) from exc
+        except OffChain as exc:
+            raise ModelFailure(off_chain(question)) from exc
         except Exception as exc:  # the offline answer stands in (`nodes.answer`)
             kind = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
             raise ModelFailure(f"{kind}: {exc}"[:200] if str(exc) else kind) from exc

@@ -2,7 +2,8 @@
 
 Role by role (figures in README, "A real LLM with no API key"):
 - answer: the local model (the offline answer can only quote sentences), told the chain the
-  tree found and written in the question's script (`llm`);
+  tree found and written in the question's script (`llm`); when the chain found the answer,
+  the model's first sentence must say it (`held_to_chain`);
 - judge: the offline judge by default (`local_judge`: it reads the chain at least as well
   as the 1.5B model, at no call); with `local_judge=model` the model, whose "sufficient" for
   a chunk that only names the question's bridge is read as partial (`_bridge_only`);
@@ -66,6 +67,10 @@ class LocalReasoner(LLMReasoner):
             self.model = await asyncio.to_thread(get_chat_model, self._ctx)
 
     verdict_schema = LenientJudgeVerdict
+    held_to_chain = True
+    """The 1.5B model answered against the chain it was shown (the birthplace of the
+    question's own person for that of her co-author's): its first sentence must say the
+    chain's answer, else the offline answer, which quotes the chain, stands in."""
 
     @property
     def judge_name(self) -> str:

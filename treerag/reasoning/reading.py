@@ -315,7 +315,8 @@ def present(term: str, folded: str, stems: set[str]) -> bool:
     """
     if HAN_CHAR.search(term):
         return term in folded
-    return stem(term) in stems or inflected(term) in stems
+    # As written ("merchants'" of "the Merchants' Hall"), or a name without its possessive.
+    return any(stem(t) in stems or inflected(t) in stems for t in {term, unpossessed(term)})
 
 
 def text_stems(folded: str) -> set[str]:
@@ -339,10 +340,9 @@ def inflected(term: str) -> str:
     that every match the prefix made stands ("founder" / "founded"); a text word gets this key
     only in a verb form (`_VERB_FORM`), since plurals matched relation words inside names.
     """
-    word = unpossessed(term)
-    if not (word.isascii() and word.isalpha()):
+    if not (term.isascii() and term.isalpha()):
         return term
-    return "~" + _english_stemmer().stemWord(word)
+    return "~" + _english_stemmer().stemWord(term)
 
 
 @lru_cache(maxsize=1)

@@ -171,16 +171,16 @@ STEM_LENGTH = 6
 
 
 def stem(term: str) -> str:
-    """A crude stem for matching question terms in a chunk: the first `STEM_LENGTH` letters.
-
-    A possessive goes first: "holt's" is matched as "holt".
-    """
-    term = unpossessed(term)
+    """A crude stem for matching question terms in a chunk: the first `STEM_LENGTH` letters."""
     return term[:STEM_LENGTH] if term.isascii() and term.isalpha() else term
 
 
 def unpossessed(term: str) -> str:
-    """A lower-case Latin word without its possessive ending: "holt's" -> "holt"."""
+    """A lower-case Latin word without its possessive ending: "holt's" -> "holt".
+
+    For a question's term: "Maren Holt's apprentice" names Maren Holt, whom a chunk calls
+    "Maren Holt". A chunk's "ship's bell" is a bell, and says no "ship" the question asks of.
+    """
     return _POSSESSIVE.sub("", term)
 
 

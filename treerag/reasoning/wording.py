@@ -89,6 +89,19 @@ WRONG_LANGUAGE: dict[Script, str] = {
 """Why a model's answer was set aside when it was written in another language."""
 
 
+OFF_CHAIN: dict[Script, str] = {
+    "en": "its answer did not say what the search tree's chain found",
+    "zh-hans": "它的回答没有给出检索链找到的答案",
+    "zh-hant": "它的回答沒有給出檢索鏈找到的答案",
+}
+"""Why a small model's answer was set aside when it contradicted the tree's chain."""
+
+
+def off_chain(question: str) -> str:
+    """Why the answer model's answer was not used: it did not say the chain's answer."""
+    return OFF_CHAIN[script_of_text(question)]
+
+
 def wrong_language(question: str) -> str:
     """Why the answer model's answer was not used: it was in another language than asked."""
     return WRONG_LANGUAGE[script_of_text(question)]
