@@ -265,3 +265,14 @@ def test_a_chinese_noun_before_a_preposition_is_the_verb_and_the_asked_noun_no_r
     text = "唐若梅是一位建筑师。她毕业于北岭工学院，后来定居在石门市。"
     found = answering(question, "唐若梅", text)
     assert found is not None and found.filler == "北岭工学院"
+
+
+def test_under_whom_asks_for_the_name_the_preposition_leads_not_the_pronouns_subject():
+    text = (
+        "Lena Korr was an architect. She trained in Sellbrook under the master builder Aron Fisk."
+    )
+    found = answering("Under whom did Lena Korr train?", "Lena Korr", text)
+    assert found is not None and (found.filler, found.subject) == ("Aron Fisk", "")
+    # "Who…?" is still answered by the pronoun's subject.
+    found = answering("Who trained in Sellbrook?", "Lena Korr", text)
+    assert found is not None and found.filler == "Lena Korr"

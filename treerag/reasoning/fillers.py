@@ -102,9 +102,12 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         asked_name = named_noun(reading.folded)
         given = called(asked_name, folded) if asked_name[1] else []
         names = given or [*TITLED.findall(fold_cased(sentence)), *names]
+    asked_after = _ASKED_AFTER.match(asked)
     if subject:
-        # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who.
-        names = [subject, *names] if reading.kind == "person" else [*names, subject]
+        # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who. But
+        # "Under whom did she train?" asks for another than the pronoun's subject.
+        first = reading.kind == "person" and not asked_after
+        names = [subject, *names] if first else [*names, subject]
     cased = fold_cased(sentence)
     fresh = [
         name
@@ -126,9 +129,17 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         fresh.sort(key=lambda n: not _personal(n))
     if reading.head:
         fresh.sort(key=lambda n: not names_kind(n, reading.head))
+    if asked_after:
+        # "…under the master builder Aron Fisk": the name the asked preposition leads.
+        led = re.compile(rf"\b{asked_after.group(1)}\s+(?:[a-z]+\s+){{0,3}}$", re.IGNORECASE)
+        fresh.sort(key=lambda n: not led.search(cased[: max(cased.find(n), 0)]))
     return fresh
 
 
+_ASKED_AFTER = re.compile(
+    r"^\W*(under|with|to|for|from|by|against|beside|behind|after|before)\s+whom\b", re.IGNORECASE
+)
+"""A question asking for the object of a preposition: "Under whom…?", "With whom…?"."""
 _LABEL_AFTER = re.compile(r"\s*[：:]")
 """What follows a label: "原标题：", "正文："."""
 _DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日电")
