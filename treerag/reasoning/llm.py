@@ -37,7 +37,7 @@ from treerag.reasoning.structured import (
     structured,
     worth_retrying,
 )
-from treerag.reasoning.wording import answer_script, off_chain, strip_label, wrong_language
+from treerag.reasoning.wording import answer_script, set_aside, strip_label
 
 
 class LLMReasoner:
@@ -153,9 +153,9 @@ class LLMReasoner:
                 self.timeout_s,
             )
         except WrongLanguage as exc:
-            raise ModelFailure(wrong_language(question)) from exc
+            raise ModelFailure(set_aside(question, "language")) from exc
         except OffChain as exc:
-            raise ModelFailure(off_chain(question)) from exc
+            raise ModelFailure(set_aside(question, "chain")) from exc
         except Exception as exc:  # the offline answer stands in (`nodes.answer`)
             kind = "timeout" if isinstance(exc, TimeoutError) else type(exc).__name__
             raise ModelFailure(f"{kind}: {exc}"[:200] if str(exc) else kind) from exc

@@ -18,6 +18,7 @@ are shared (中, 山, 年); a text holding only those reads as Simplified, the c
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 from treerag.text import convert, has_han
 from treerag.text.script import Script, script_neutral, script_of_text
@@ -81,30 +82,26 @@ def not_found(question: str, documents: str = "") -> str:
     return NOT_FOUND[answer_script(question, documents)]
 
 
-WRONG_LANGUAGE: dict[Script, str] = {
-    "en": "it answered in another language",
-    "zh-hans": "它用另一种语言作答",
-    "zh-hant": "它用另一種語言作答",
+SetAside = Literal["language", "chain"]
+SET_ASIDE: dict[SetAside, dict[Script, str]] = {
+    "language": {
+        "en": "it answered in another language",
+        "zh-hans": "它用另一种语言作答",
+        "zh-hant": "它用另一種語言作答",
+    },
+    "chain": {
+        "en": "its answer did not say what the search tree's chain found",
+        "zh-hans": "它的回答没有给出检索链找到的答案",
+        "zh-hant": "它的回答沒有給出檢索鏈找到的答案",
+    },
 }
-"""Why a model's answer was set aside when it was written in another language."""
+"""Why a model's answer was set aside (`answer_script`): written in another language than
+the question's, or not saying the answer the tree's chain found."""
 
 
-OFF_CHAIN: dict[Script, str] = {
-    "en": "its answer did not say what the search tree's chain found",
-    "zh-hans": "它的回答没有给出检索链找到的答案",
-    "zh-hant": "它的回答沒有給出檢索鏈找到的答案",
-}
-"""Why a small model's answer was set aside when it contradicted the tree's chain."""
-
-
-def off_chain(question: str) -> str:
-    """Why the answer model's answer was not used: it did not say the chain's answer."""
-    return OFF_CHAIN[script_of_text(question)]
-
-
-def wrong_language(question: str) -> str:
-    """Why the answer model's answer was not used: it was in another language than asked."""
-    return WRONG_LANGUAGE[script_of_text(question)]
+def set_aside(question: str, why: SetAside) -> str:
+    """Why the answer model's answer was not used (`SET_ASIDE`), in the question's script."""
+    return SET_ASIDE[why][script_of_text(question)]
 
 
 def model_failed(question: str, why: str) -> str:
