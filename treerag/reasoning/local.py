@@ -94,11 +94,15 @@ class LocalReasoner(LLMReasoner):
             verdict = await asyncio.to_thread(self._bridge_only, question, title, text, verdict)
         asked = verdict.followup.strip()
         if verdict.score == 1 and not (asked and is_new(asked, [question])):
-            followup = getattr(self._offline, "followup", None)
-            verdict.followup = (
-                await asyncio.to_thread(followup, question, title, text) if followup else ""
+            verdict.followup = await asyncio.to_thread(
+                self._offline_followup, question, title, text
             )
         return verdict
+
+    def _offline_followup(self, question: str, title: str, text: str) -> str:
+        """The follow-up the offline judge asks of a chunk, "" when it asks none (or can't)."""
+        followup = getattr(self._offline, "followup", None)
+        return followup(question, title, text) if followup else ""
 
     def _bridge_only(self, question: str, title: str, text: str, verdict: Judgement) -> Judgement:
         """The model's 2 as a 1 when the chunk names the question's bridge and not its answer.
@@ -112,8 +116,7 @@ class LocalReasoner(LLMReasoner):
         """
         if answering(question, title, text) is not None:
             return verdict
-        followup = getattr(self._offline, "followup", None)
-        asked = followup(question, title, text) if followup else ""
+        asked = self._offline_followup(question, title, text)
         if not asked:
             return verdict
         return Judgement(
