@@ -173,3 +173,41 @@ def test_a_result_measured_against_a_forecast_is_a_fact():
     stated = Answering("青禾科技全年营收705亿元，好于分析师预期。", "705")
     assert not stated.hedged
     assert Answering("分析师预计青禾科技全年营收812.5亿元。", "812.5").hedged
+
+
+def test_a_date_written_whole_is_borne_out_by_its_parts():
+    # Two reports give the day without the year, a third the whole date: one date, stated
+    # three times; the whole one is quoted. A rival day in one report stays outvoted.
+    question = "青禾音乐节的开幕日期是什么时候？"
+    evidence = [
+        item(1, "将于7月9日举行的2025年青禾音乐节开幕式吸引了大批乐迷。"),
+        item(2, "青禾音乐节开幕式于当地时间7月9日举行。"),
+        item(3, "从现在到2025年7月9日的青禾音乐节开幕日，还有三周。"),
+        item(4, "青禾音乐节开幕式原定7月2日举行。"),
+    ]
+    quotes = chain(question, evidence)
+    assert quotes and quotes[0].n == 3 and "2025年7月9日" in quotes[0].text
+    # "12月9日" is not the "2月9日" a report gives: a part is whole digits.
+    found = answering("青禾音乐节的开幕日期是什么时候？", "", "青禾音乐节开幕式于12月9日举行。")
+    assert found is not None and found.filler == "12月9日"
+
+
+def test_a_question_asking_the_year_is_filled_by_the_year():
+    text = "The Orsk Press opened on 4 March 1931 in Kalvik."
+    assert (answering("In which year did the Orsk Press open?", "", text) or FAIL).filler == "1931"
+    assert (answering("When did the Orsk Press open?", "", text) or FAIL).filler == "4 March 1931"
+
+
+FAIL = Answering("", "")
+
+
+def test_a_list_of_people_is_answered_by_the_sentence_naming_the_most():
+    # "成员有哪些" asks for people: a sentence naming one of them beside two countries is
+    # outranked by the one that names all three.
+    question = "青禾七号飞船的成员有哪些"
+    evidence = [
+        item(1, "中国宣布青禾七号飞船将于10月发射，德国媒体称其中包括女航天员林秋雁。"),
+        item(2, "青禾七号飞船成功发射，航天员：周定远、林秋雁、许若兰。"),
+    ]
+    quotes = chain(question, evidence)
+    assert quotes and quotes[0].n == 2

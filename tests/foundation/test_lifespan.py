@@ -18,7 +18,8 @@ def test_the_first_date_is_the_birth_and_the_second_the_death():
     born = answering("In what year was Oswin Marl born?", "Oswin Marl", ENGLISH)
     died = answering("When did Oswin Marl die?", "Oswin Marl", ENGLISH)
     assert born is not None and born.filler == "1824" and born.sentence == ENGLISH
-    assert died is not None and died.filler == "1905"
+    # "When" asks the date, written whole; "what year" the year alone.
+    assert died is not None and died.filler == "24 April 1905"
     found = answering("林秋雁出生于哪一年？", "林秋雁", CHINESE)
     assert found is not None and found.filler == "1911"
     found = answering("林秋雁哪一年去世？", "林秋雁", CHINESE)
@@ -45,7 +46,7 @@ def test_a_relative_who_after_a_comma_leaves_the_date_asked():
         "Fenmoor."
     )
     found = answering(question, "Oswin Marl", text)
-    assert found is not None and found.filler == "1905" and "april" in found.candidates
+    assert found is not None and found.filler == "April 5, 1905"
 
 
 def test_a_century_answers_which_century():

@@ -33,6 +33,7 @@ and headings are never quoted (`reading.statements`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -40,6 +41,7 @@ from typing import Any
 from treerag.reasoning.answering import Answering, answering, answering_across, answerings
 from treerag.reasoning.base import EvidenceItem, Quote
 from treerag.reasoning.comparison import decide
+from treerag.reasoning.fillers import personal
 from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import compares
 from treerag.reasoning.reading import (
@@ -128,6 +130,12 @@ def corroborated(
     "2021年美国GDP同比增长5.7%" before "…增长率应该是10.24%，为什么…却是5.7%？", whose other
     value is a rival reading.
 
+    A date is borne out by the chunks that state it whole or in part ("2月4日" in two reports,
+    "2022年2月4日" in a third: one date said three times), and of dates equally borne out
+    the one written whole is quoted. A person question counts the people among a sentence's
+    names (not the 中国 beside 王亚平), and a question asking for several ("成员有哪些")
+    prefers, between equals, the sentence that names the most.
+
     A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
     description, not a value: its answering sentences hold names by the way (the places of
     her life), and the first of them is kept.
@@ -141,20 +149,52 @@ def corroborated(
     for item, answer in found:
         for value in answer.candidates or (answer.filler,):
             votes.setdefault(canonical(value), set()).add(item.chunk_id)
+    if reading.kind == "time":
+        # A date is borne out by the chunks that state it whole or in part: "2月4日" in two
+        # reports and "2022年2月4日" in a third are one date, said three times.
+        said = {value: set(chunks) for value, chunks in votes.items()}
+        for value, chunks in votes.items():
+            for other, by in said.items():
+                if other != value and (_part_of(other, value) or _part_of(value, other)):
+                    chunks |= by
 
     forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
     # A number or a date is one value: another of its kind beside it is a rival reading. Names
     # beside the answer are its context, and a list question (哪些国家) asks for several.
     one_value = reading.kind in ("number", "time")
 
-    def strength(answer: Answering) -> tuple[bool, int, bool, int, int]:
-        counts = [len(votes[canonical(v)]) for v in answer.candidates or (answer.filler,)]
+    listing = bool(_LIST_ASKED.search(reading.folded))
+
+    def strength(answer: Answering) -> tuple[bool, int, int, bool, int, int]:
+        given = answer.candidates or (answer.filler,)
+        if reading.kind == "person" and any(map(personal, given)):
+            given = tuple(filter(personal, given))  # who is asked: not 中国 beside 王亚平
+        values = [canonical(v) for v in given]
+        counts = [len(votes[v]) for v in values]
         stated = forecast or not answer.hedged
         alone = -sum(c == 1 for c in counts) if one_value else 0  # rival values
-        return not answer.scoped, max(counts), stated, sum(c > 1 for c in counts), alone
+        # Of dates equally borne out, the one written whole: "2022年2月4日" over "2月4日";
+        # of lists, the one that names the most ("航天员：翟志刚、王亚平、叶光富").
+        whole = max(len(v) for v, c in zip(values, counts, strict=True) if c == max(counts))
+        precise = whole if reading.kind == "time" else len(values) if listing else 0
+        return not answer.scoped, max(counts), precise, stated, sum(c > 1 for c in counts), alone
 
     best = max(range(len(found)), key=lambda i: (strength(found[i][1]), -i))
     return found[best]
+
+
+_LIST_ASKED = re.compile(
+    r"哪些|有谁|都是谁|分别是谁|\bwhat (?:are|were) the\b|\bwhich \w+s (?:are|were)\b"
+)
+"""A question asking for several of a kind: "成员有哪些", "What are the members of…"."""
+
+
+def _part_of(part: str, date: str) -> bool:
+    """Whether canonical `part` is a part of the canonical date `date`.
+
+    "2月4日" is a part of "2022年2月4日", not of "12月4日"; "2022" is none of "20220".
+    """
+    return bool(re.search(rf"(?<!\d){re.escape(part)}(?!\d)", date))
 
 
 def across(question: str, useful: Sequence[EvidenceItem]) -> list[Quote]:

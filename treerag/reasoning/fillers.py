@@ -23,7 +23,7 @@ from treerag.reasoning.place_slot import located, place_spans, within
 from treerag.reasoning.reading import QuestionReading, fold, names_kind
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import CENTURY, DATE_PART, DATE_WORD, MONTH, QUANTITY
+from treerag.text.figures import CENTURY, DATE_PART, DATE_WORD, MONTH, QUANTITY, WHOLE_DATE
 
 
 def adds_a_name(name: str, asked_terms: set[str]) -> bool:
@@ -60,6 +60,10 @@ def common_word(reading: QuestionReading, sentence: str) -> str:
     return new[0] if new else ""
 
 
+_YEAR_ASKED = re.compile(r"\b(?:what|which) year\b|哪一?年|年份|何年")
+"""A time question asking the year: the year answers it, not the whole date."""
+
+
 def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> list[str]:
     """The candidates of the asked-for kind a sentence holds that the question lacks, best first.
 
@@ -73,9 +77,20 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if reading.kind == "yesno":
         return []
     if reading.kind == "time":
-        said = (*CENTURY.finditer(folded), *DATE_WORD.finditer(folded), *MONTH.finditer(folded))
-        dates = [m.group().strip() for m in said]
-        return [d for d in dates if d not in asked]
+        # A date written whole is one value ("2022年2月4日"), its parts none of their own;
+        # a question asking the year wants the year ("In what year was she born?").
+        whole = [] if _YEAR_ASKED.search(asked) else list(WHOLE_DATE.finditer(folded))
+        inside = {i for m in whole for i in range(m.start(), m.end())}
+        dated = sorted(
+            [*whole, *(m for m in DATE_WORD.finditer(folded) if m.start() not in inside)],
+            key=lambda m: m.start(),
+        )
+        months = [m for m in MONTH.finditer(folded) if m.start() not in inside]
+        said = [*CENTURY.finditer(folded), *dated, *months]
+        cased = fold_cased(sentence)  # "15 June 1824" as written, where the fold keeps length
+        same = len(cased) == len(folded)
+        dates = [(cased[m.start() : m.end()] if same else m.group()).strip() for m in said]
+        return [d for d in dates if d.lower() not in asked]
     if reading.kind == "number":
         in_dates = {i for m in DATE_PART.finditer(folded) for i in range(m.start(), m.end())}
         return [
@@ -126,7 +141,7 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         # "发生在日本奈良县奈良市的枪击": a place, not who did it.
         fresh = [n for n in fresh if not (HAN_CHAR.search(n) and located(fold(n), folded))]
         # "封面新闻记者获悉，…金牌得主申雪…": who is asked is a person before a newsroom.
-        fresh.sort(key=lambda n: not _personal(n))
+        fresh.sort(key=lambda n: not personal(n))
     if reading.head:
         fresh.sort(key=lambda n: not names_kind(n, reading.head))
     if asked_after:
@@ -164,7 +179,7 @@ def _news_frame(name: str, cased: str) -> bool:
     if at < 0:
         return False
     after = at + len(name)
-    labelled = _LABEL_AFTER.match(cased, after) and not _personal(name)
+    labelled = _LABEL_AFTER.match(cased, after) and not personal(name)
     sourced = any(m.start() < at < m.end() for m in _SOURCE.finditer(cased))
     return bool(
         labelled or sourced or _DATELINE_AFTER.match(cased, after) or _BYLINE.search(cased[:at])
@@ -172,7 +187,7 @@ def _news_frame(name: str, cased: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4096)
-def _personal(name: str) -> bool:
+def personal(name: str) -> bool:
     """Whether a Chinese name reads as a person's (jieba tags a word of it nr)."""
     from treerag.segment import posseg
 

@@ -46,6 +46,12 @@ _CLAUSE = re.compile(
 _YES_NO = re.compile(
     r"^\s*(is|are|was|were|do|does|did|can|could|has|have|had|will|would|should)\b", re.I
 )
+PEOPLE_ASKED = re.compile(
+    r"(成员|队员|乘组|乘员|航天员|宇航员|演员|主演|球员|选手|得主)(?:都|分别)?(?:有|是|包括)哪些"
+    r"|\bwhat (?:are|were) the (members|crew|cast|players)\b"
+)
+"""People asked for by what they are ("飞船的成员有哪些", "What are the members of…"): a
+person question, whose noun says the answer's kind (`reading._head`), not its relation."""
 _SLOTS = (
     (
         "time",
@@ -61,7 +67,13 @@ _SLOTS = (
             r"|多少|几[个名人家位座次岁年]|人数|数量|多大|多高|多长|多久"
         ),
     ),
-    ("person", re.compile(r"\bwho\b|\bwhom\b|\bwhose\b|谁|哪位|何人")),
+    (
+        "person",
+        re.compile(
+            r"\bwho\b|\bwhom\b|\bwhose\b|谁|哪位|何人"
+            rf"|{PEOPLE_ASKED.pattern}"
+        ),
+    ),
     (
         "place",
         re.compile(

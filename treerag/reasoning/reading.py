@@ -299,6 +299,11 @@ def _head(folded: str, cased: str) -> str:
     In Chinese, 河 in "哪条河…": the character after 哪 and its measure word, read without
     segmentation.
     """
+    from treerag.reasoning.questions import PEOPLE_ASKED
+
+    people = PEOPLE_ASKED.search(folded)
+    if people:
+        return people.group(1) or people.group(2)
     # "what Australian city": the first word in lower case (the noun, past its modifiers).
     latin = re.search(r"\b(?i:which|what)(\s+[A-Z][\w\-']*)?\s+([a-z][a-z\-]+)", cased)
     if latin and latin.group(2) not in EN_STOP:

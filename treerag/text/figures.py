@@ -40,6 +40,18 @@ MONTH_NAME = re.compile(
 )
 """A month as raw English text writes it, capitalised ("may" is a verb)."""
 
+_MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+)
+WHOLE_DATE = re.compile(
+    rf"(?:\d{{2,4}}\s*年\s*)?\d{{1,2}}\s*月(?:\s*\d{{1,2}}\s*[日号])?"
+    rf"|\b(?:\d{{1,2}}\s+{_MONTHS}|{_MONTHS}\s+\d{{1,2}}(?!\d))(?:,?\s+\d{{4}}\b)?"
+    rf"|\b{_MONTHS},?\s+\d{{4}}\b",
+    re.IGNORECASE,
+)
+"""A date written whole, one value: 2022年2月4日, 2月4日, "4 February 2022", "February 4,
+2022", "March 1871" (its parts are no values of their own: `DATE_WORD` finds those)."""
+
 STATED_DATE = re.compile(rf"{YEAR.pattern}|\d{{2,4}}年|\d{{1,2}}月|\d{{1,2}}日")
 """A date as a raw sentence states one: a year, 2021年, 3月, 9日 (not "3年后", a span)."""
 
