@@ -245,3 +245,11 @@ def test_a_chinese_description_ends_before_the_verb(reasoner):
     text = "望川大桥横跨青川江，1958年建成通车。大桥的设计者是建筑师唐若梅。"
     verdict = reasoner._judge("望川大桥的设计者毕业于哪所学校？", "望川大桥", text)
     assert verdict.followup == "唐若梅毕业于哪所学校？"
+
+
+def test_the_words_that_qualify_the_described_noun_go_with_the_description(reasoner):
+    # "the home port of Lena Korr" is Halvey: "home" goes with it ("…in the home Halvey?").
+    question = "When was the customs house built in the home port of Lena Korr?"
+    text = "Lena Korr was an architect from the port of Halvey."
+    verdict = reasoner._judge(question, "Lena Korr", text)
+    assert verdict.followup == "When was the customs house built in Halvey?"

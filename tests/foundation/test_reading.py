@@ -276,3 +276,18 @@ def test_under_whom_asks_for_the_name_the_preposition_leads_not_the_pronouns_sub
     # "Who…?" is still answered by the pronoun's subject.
     found = answering("Who trained in Sellbrook?", "Lena Korr", text)
     assert found is not None and found.filler == "Lena Korr"
+
+
+def test_a_body_of_water_is_the_kind_asked_and_a_place_titled_with_its_kind_is_named_by_name():
+    # "which body of water" asks for a kind: "water" is no relation the sentence must say.
+    # "empties" is "empty" in its -ies form; "River Teal" is named by "Teal".
+    question = "Into which body of water does Teal empty?"
+    assert read_question(question).relation == ("empty",)
+    text = "River Teal\n\nThe Teal is a short river. It empties into the Grey Sound near Carrick."
+    found = answering(question, "River Teal", text)
+    assert found is not None and found.filler == "Grey Sound"
+    # A member of a named group: the name after "of" is what the sentence must say.
+    assert "tern" in read_question("Which member of the Tern Quartet wrote it?").candidates
+    # The -ies form is a plural too ("cities"), which the stem of "city" rightly finds.
+    cities = "two cities lie on it."
+    assert present("city", cities, text_stems(cities))

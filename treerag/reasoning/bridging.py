@@ -323,7 +323,7 @@ def _covered_span(
         inside = _INSIDE_RELATIVE.search(clause[:start])
         if inside and not _ASKING.search(clause, inside.end("word")):
             relative = inside
-    article = re.search(r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?$", clause[:start], re.IGNORECASE)
+    article = _ARTICLE_BEFORE.search(clause[:start])
     start = relative.start() if relative else article.start() if article else start
     after = _RELATIVE_AFTER.match(clause, end)
     if (
@@ -374,6 +374,16 @@ def _covered_span(
         if not _modifies(clause[start:end]):
             return None
     return start, end
+
+
+_ARTICLE_BEFORE = re.compile(
+    r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?"
+    r"(?:(?!(?:of|in|on|at|to|by|for|with|from|and|or|that|which|who|where|was|is)\b)[a-z]+\s+)"
+    r"{0,2}$",
+    re.IGNORECASE,
+)
+"""The article of a description and the words that qualify its first covered noun: "the home
+port of Lena Korr" is replaced whole (not "the home Halvey")."""
 
 
 def _whole_names(clause: str, start: int, end: int) -> tuple[int, int]:

@@ -20,7 +20,7 @@ import re
 from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.place_slot import located, place_spans, within
-from treerag.reasoning.reading import QuestionReading, fold, names_kind
+from treerag.reasoning.reading import QuestionReading, fold, inflected, names_kind
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import CENTURY, DATE_PART, DATE_WORD, MONTH, QUANTITY, WHOLE_DATE
@@ -223,7 +223,15 @@ def _object_of(reading: QuestionReading, sentence: str) -> str:
     if not reading.asked or HAN_CHAR.search(reading.asked):
         return ""
     cased = fold_cased(sentence)
-    verb = re.search(rf"\b{re.escape(stem(reading.asked))}\w*", cased, re.IGNORECASE)
+    key, form = stem(reading.asked), inflected(reading.asked)
+    verb = next(  # "developed" for "develop", "empties" for "empty"
+        (
+            w
+            for w in re.finditer(r"\b\w+", cased)
+            if w.group().lower().startswith(key) or inflected(w.group().lower()) == form
+        ),
+        None,
+    )
     glue = _OBJECT_GLUE.match(cased, verb.end()) if verb else None
     if glue is None and verb and reading.kind == "place":
         # "…opened a workshop of his own in Lisvane" for "In which town did he open his

@@ -28,6 +28,8 @@ MIN_NAME_CHARS = {"cjk": MIN_CJK_CHARS, "latin": MIN_LATIN_CHARS}
 PATHS_KIND = "paths"
 """`found_by.kind` of a chunk a knowledge-graph path led to (`retrievers.path_source`)."""
 _DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+_KIND_FIRST = re.compile(r"^(?:River|Lake|Mount|Loch)\s+(?=[A-Z])")
+"""A place's kind before its name, as English writes some: "River Teal", "Lake Orla"."""
 
 
 def names_in(name: str, text: str) -> bool:
@@ -53,8 +55,13 @@ def _latin_name(name: str) -> re.Pattern[str]:
 
 @functools.lru_cache(maxsize=4096)
 def title_keys(title: str) -> tuple[str, ...]:
-    """The canonical forms a title is named by: whole, and without its disambiguator."""
-    keys = [canonical(title), canonical(_DISAMBIGUATOR.sub("", title))]
+    """The canonical forms a title is named by: whole, and without its disambiguator.
+
+    A place titled with its kind before its name ("River Teal", "Mount Keld") is also named
+    by its name alone: "the Teal" is the River Teal.
+    """
+    bare = _DISAMBIGUATOR.sub("", title)
+    keys = [canonical(title), canonical(bare), canonical(_KIND_FIRST.sub("", bare))]
     return tuple(k for k in dict.fromkeys(keys) if k)
 
 

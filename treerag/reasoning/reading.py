@@ -285,12 +285,23 @@ def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
 
 
 def _head_modifier(cased: str) -> str:
-    """The capitalised word between an English question word and its noun, lower-cased.
+    """The word that qualifies an English question's noun, lower-cased.
 
-    "what Australian city", "which Canadian actress": "australian", "canadian".
+    "what Australian city", "which Canadian actress": "australian", "canadian". A noun that
+    says a part or form of a kind takes it after "of": "which body of water" asks for a
+    body of water ("water"), which a sentence naming the sea it empties into does not say.
     """
     found = re.search(r"\b(?i:which|what)\s+([A-Z][\w\-']*)\s+[a-z][a-z\-]+", cased)
-    return found.group(1).lower() if found else ""
+    partitive = _PARTITIVE.search(cased)
+    return found.group(1).lower() if found else partitive.group(1) if partitive else ""
+
+
+_PARTITIVE = re.compile(
+    r"\b(?i:which|what)\s+(?:body|bodies|piece|pieces|form|forms|branch|unit|style)\s+of\s+"
+    r"([a-z][a-z\-]+)"
+)
+"""A kind said as a part or form of another ("body of water", "piece of music"); "of" and a
+lower-case noun (not "which member of the Tern Quartet": a name there is the relation)."""
 
 
 def _head(folded: str, cased: str) -> str:
@@ -330,9 +341,11 @@ def text_stems(folded: str) -> set[str]:
     return {stem(t) for t in terms} | {inflected(t) for t in terms if _VERB_FORM.search(t)}
 
 
-_VERB_FORM = re.compile(r"[a-z]{3}(?:ed|ing)$")
-"""A text word in a verb's past or -ing form: "opened", "opening" (not a plural: "demons" is
-no "demon" a question relates by, and "United States" says no "state")."""
+_VERB_FORM = re.compile(r"[a-z]{3}(?:ed|ing)$|[a-z]{2}[^aeiou]ies$")
+"""A text word in a verb's past, -ing or -ies form: "opened", "opening", "empties" (for
+"empty", which the prefix misses; a plural in -ies, "cities", is its noun's too). Not a
+plural in -s: "demons" is no "demon" a question relates by, and "United States" says no
+"state"."""
 
 
 @lru_cache(maxsize=65536)
