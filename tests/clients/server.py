@@ -38,6 +38,8 @@ _OFFLINE_ENV = {
     "LANGGRAPH_CLI_NO_ANALYTICS": "1",
     "TOKENIZERS_PARALLELISM": "false",
     "PYTHONUNBUFFERED": "1",
+    # A server stuck in a test is sent SIGABRT (`server_stacks`) and prints every thread's stack.
+    "PYTHONFAULTHANDLER": "1",
 }
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _API_LINE = re.compile(r"API: \S*?http://127\.0\.0\.1:(\d+)")
@@ -218,6 +220,23 @@ def kill_server(url: str) -> None:
     proc = _PROCS[url]
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait(timeout=30)
+
+
+def server_stacks(url: str, wait: float = 15.0) -> str:
+    """Abort a stuck server and return its log, which ends with every thread's Python stack.
+
+    The server runs with PYTHONFAULTHANDLER set: on SIGABRT, faulthandler writes each
+    thread's traceback to stderr (the log) before the process dies. For failure messages of
+    a test whose calls did not come back; the server is gone afterwards.
+    """
+    proc = _PROCS.get(url)
+    if proc is None:
+        return server_log(url)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(proc.pid, signal.SIGABRT)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=wait)
+    return server_log(url)
 
 
 def server_log(url: str) -> str:
