@@ -211,3 +211,21 @@ def test_a_list_of_people_is_answered_by_the_sentence_naming_the_most():
     ]
     quotes = chain(question, evidence)
     assert quotes and quotes[0].n == 2
+
+
+def test_a_place_named_within_a_larger_one_and_the_questions_year_decide():
+    # "四川成都" names 成都 too, so two reports say 成都 as two say 西安 (of the earlier
+    # editions, under a headline of this one); between equals, the sentence dated as the
+    # question is quoted.
+    question = "2031世界6G大会举办的地点是哪里"
+    evidence = [
+        item(
+            1,
+            "2031世界6G大会开幕王林出席并讲话 ... 世界6G大会此前三届举办地分别在西安、武汉、西安。",
+        ),
+        item(2, "8月10日，一场盛会2031世界6G大会在成都举办。"),
+        item(3, "日前在四川成都举办的2031世界6G大会上，六个分论坛与数字产业相关。"),
+        item(4, "2031世界6G大会筹备会召开 ... 世界6G大会此前三届的举办地分别在西安、武汉、西安。"),
+    ]
+    quotes = chain(question, evidence)
+    assert quotes and quotes[0].n == 2 and "成都" in quotes[0].text

@@ -53,7 +53,7 @@ from treerag.reasoning.reading import (
     statements,
 )
 from treerag.reasoning.text import squash
-from treerag.text import canonical, shown_title
+from treerag.text import HAN_CHAR, canonical, shown_title
 
 
 def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
@@ -149,14 +149,17 @@ def corroborated(
     for item, answer in found:
         for value in answer.candidates or (answer.filler,):
             votes.setdefault(canonical(value), set()).add(item.chunk_id)
-    if reading.kind == "time":
+    if reading.kind in ("time", "place"):
         # A date is borne out by the chunks that state it whole or in part: "2月4日" in two
-        # reports and "2022年2月4日" in a third are one date, said three times.
+        # reports and "2022年2月4日" in a third are one date, said three times. A Chinese
+        # place by those that name it within a larger one: "黑龙江哈尔滨" says "哈尔滨".
+        same = _part_of if reading.kind == "time" else _place_within
         said = {value: set(chunks) for value, chunks in votes.items()}
         for value, chunks in votes.items():
             for other, by in said.items():
-                if other != value and (_part_of(other, value) or _part_of(value, other)):
+                if other != value and (same(other, value) or same(value, other)):
                     chunks |= by
+    years = set(_YEAR.findall(reading.folded))
 
     forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
     # A number or a date is one value: another of its kind beside it is a rival reading. Names
@@ -177,7 +180,18 @@ def corroborated(
         # of lists, the one that names the most ("航天员：翟志刚、王亚平、叶光富").
         whole = max(len(v) for v, c in zip(values, counts, strict=True) if c == max(counts))
         precise = whole if reading.kind == "time" else len(values) if listing else 0
-        return not answer.scoped, max(counts), precise, stated, sum(c > 1 for c in counts), alone
+        # Between equals, the sentence dated as the question is: "2022世界5G大会在哈尔滨举办"
+        # before "世界5G大会此前三届举办地分别在北京、广州、北京" for "2022世界5G大会…".
+        dated = years <= set(_YEAR.findall(fold(answer.sentence)))
+        return (
+            not answer.scoped,
+            max(counts),
+            dated,
+            precise,
+            stated,
+            sum(c > 1 for c in counts),
+            alone,
+        )
 
     best = max(range(len(found)), key=lambda i: (strength(found[i][1]), -i))
     return found[best]
@@ -187,6 +201,19 @@ _LIST_ASKED = re.compile(
     r"哪些|有谁|都是谁|分别是谁|\bwhat (?:are|were) the\b|\bwhich \w+s (?:are|were)\b"
 )
 """A question asking for several of a kind: "成员有哪些", "What are the members of…"."""
+
+
+_YEAR = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d{2}(?![\d.%])")
+"""A year as written, with or without its unit: "2022年", "2022世界5G大会", "in 1871"."""
+
+
+def _place_within(place: str, larger: str) -> bool:
+    """Whether canonical Chinese `place` ends the place `larger`: 哈尔滨 of 黑龙江哈尔滨.
+
+    A Chinese place phrase puts the larger places first (省, then 市, then 区), so the place
+    it names is its last part.
+    """
+    return len(place) >= 2 and larger.endswith(place) and bool(HAN_CHAR.match(place))
 
 
 def _part_of(part: str, date: str) -> bool:
