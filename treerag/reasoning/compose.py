@@ -168,7 +168,7 @@ def corroborated(
 
     listing = bool(_LIST_ASKED.search(reading.folded))
 
-    def strength(answer: Answering) -> tuple[bool, int, int, bool, int, int]:
+    def strength(answer: Answering) -> tuple[bool, int, bool, int, bool, int, int]:
         given = answer.candidates or (answer.filler,)
         if reading.kind == "person" and any(map(personal, given)):
             given = tuple(filter(personal, given))  # who is asked: not 中国 beside 王亚平
