@@ -132,9 +132,12 @@ def corroborated(
 
     A date is borne out by the chunks that state it whole or in part ("2月4日" in two reports,
     "2022年2月4日" in a third: one date said three times), and of dates equally borne out
-    the one written whole is quoted. A person question counts the people among a sentence's
-    names (not the 中国 beside 王亚平), and a question asking for several ("成员有哪些")
-    prefers, between equals, the sentence that names the most.
+    the one written whole is quoted; a Chinese place, by those that name it within a larger
+    one ("黑龙江哈尔滨" says 哈尔滨). Between answers equally borne out, a sentence that gives
+    the question's year outranks one that does not (the venues of a congress's earlier
+    editions, said in a report of this year's). A person question counts the people among a
+    sentence's names (not the 中国 beside 王亚平), and a question asking for several
+    ("成员有哪些") prefers, between equals, the sentence that names the most.
 
     A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
     description, not a value: its answering sentences hold names by the way (the places of
