@@ -229,3 +229,22 @@ def test_a_place_named_within_a_larger_one_and_the_questions_year_decide():
     ]
     quotes = chain(question, evidence)
     assert quotes and quotes[0].n == 2 and "成都" in quotes[0].text
+
+
+def test_a_count_of_another_noun_is_no_answer():
+    # "来自31个省" counts provinces, not the 本科生 asked for; the report that counts them wins
+    # though more chunks say 31. (Made-up figures.)
+    question = "深圳大学2025年录取了多少名本科生？"
+    provinces = (
+        "开学典礼现场（林青/摄影） 数据显示，深圳大学2025级本科新生整体生源质量稳定，"
+        "录取的本科生来自31个省、自治区、直辖市，覆盖面广。"
+    )
+    counted = "荔园迎来了9120名新生，其中包括5236名本科生、3010名硕士生。"
+    evidence = [item(1, provinces), item(2, provinces), item(3, f"{provinces}{counted}")]
+    quotes = chain(question, evidence)
+    assert quotes and quotes[0].n == 3 and "5236名本科生" in quotes[0].text
+    # A classifier alone, or a broad counted word, does not rule a number out.
+    alone = answering(question, "", "深圳大学2025年录取本科生5236人。")
+    assert alone is not None and alone.filler == "5236"
+    people = answering("深圳大学有多少人？", "", "深圳大学有9120名学生。")
+    assert people is not None and people.filler == "9120"

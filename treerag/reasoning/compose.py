@@ -133,11 +133,12 @@ def corroborated(
     A date is borne out by the chunks that state it whole or in part ("2月4日" in two reports,
     "2022年2月4日" in a third: one date said three times), and of dates equally borne out
     the one written whole is quoted; a Chinese place, by those that name it within a larger
-    one ("黑龙江哈尔滨" says 哈尔滨). Between answers equally borne out, a sentence that gives
-    the question's year outranks one that does not (the venues of a congress's earlier
-    editions, said in a report of this year's). A person question counts the people among a
-    sentence's names (not the 中国 beside 王亚平), and a question asking for several
-    ("成员有哪些") prefers, between equals, the sentence that names the most.
+    one ("黑龙江哈尔滨" says 哈尔滨). Between answers equally borne out, a sentence that names
+    the edition the question names by its year ("2022世界5G大会") outranks one that does not
+    (the venues of the congress's earlier editions, said in a report of this year's). A
+    person question counts the people among a sentence's names (not the 中国 beside 王亚平),
+    and a question asking for several ("成员有哪些") prefers, between equals, the sentence
+    that names the most.
 
     A question that asks no relation ("沈疑微是谁？", "What is the Orsk Press?") asks for a
     description, not a value: its answering sentences hold names by the way (the places of
@@ -162,7 +163,7 @@ def corroborated(
             for other, by in said.items():
                 if other != value and (same(other, value) or same(value, other)):
                     chunks |= by
-    years = set(_YEAR.findall(reading.folded))
+    editions = set(_EDITION_YEAR.findall(reading.folded))
 
     forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
     # A number or a date is one value: another of its kind beside it is a rival reading. Names
@@ -183,9 +184,10 @@ def corroborated(
         # of lists, the one that names the most ("航天员：翟志刚、王亚平、叶光富").
         whole = max(len(v) for v, c in zip(values, counts, strict=True) if c == max(counts))
         precise = whole if reading.kind == "time" else len(values) if listing else 0
-        # Between equals, the sentence dated as the question is: "2022世界5G大会在哈尔滨举办"
-        # before "世界5G大会此前三届举办地分别在北京、广州、北京" for "2022世界5G大会…".
-        dated = years <= set(_YEAR.findall(fold(answer.sentence)))
+        # Between equals, the sentence naming the edition the question names by its year:
+        # "2022世界5G大会在哈尔滨举办" before "世界5G大会此前三届举办地分别在北京、广州、北京"
+        # for "2022世界5G大会…" (a year with its unit, "2022年8月", dates; `answering` reads it).
+        dated = editions <= set(_YEAR.findall(fold(answer.sentence)))
         return (
             not answer.scoped,
             max(counts),
@@ -208,6 +210,10 @@ _LIST_ASKED = re.compile(
 
 _YEAR = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d{2}(?![\d.%])")
 """A year as written, with or without its unit: "2022年", "2022世界5G大会", "in 1871"."""
+_EDITION_YEAR = re.compile(
+    r"(?<![\d.])(?:1[5-9]|20)\d{2}(?=\s*[\u4e00-\u9fff“\"《])(?!\s*[年月日号级届])"
+)
+"""A Chinese year written into a name, without its unit: the edition "2022世界5G大会" names."""
 
 
 def _place_within(place: str, larger: str) -> bool:

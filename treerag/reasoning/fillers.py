@@ -93,10 +93,13 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         return [d for d in dates if d.lower() not in asked]
     if reading.kind == "number":
         in_dates = {i for m in DATE_PART.finditer(folded) for i in range(m.start(), m.end())}
+        counted = _counted_noun(asked)
         return [
             m.group()
             for m in QUANTITY.finditer(folded)
-            if m.group() not in asked and m.start() not in in_dates
+            if m.group() not in asked
+            and m.start() not in in_dates
+            and not _counts_another(folded, m.end(), counted)
         ]
     if noun := asked_kind(asked):
         # "什么类型的电影": the kind a sentence gives the noun ("…主演的喜剧电影"), if any.
@@ -149,6 +152,36 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         led = re.compile(rf"\b{asked_after.group(1)}\s+(?:[a-z]+\s+){{0,3}}$", re.IGNORECASE)
         fresh.sort(key=lambda n: not led.search(cased[: max(cased.find(n), 0)]))
     return fresh
+
+
+_CLASSIFIERS = "名个個位只家所台辆輛件次场場座条條项項篇部张張户戶架艘头頭匹棵本款"
+_COUNT_ASKED = re.compile(
+    rf"(?:多少|几)[{_CLASSIFIERS}]?([\u4e00-\u9fff]{{1,6}}?)(?:[?？。,，的]|$)"
+)
+"""A Chinese count question's counted noun: 本科生 of "录取了多少名本科生", 国家 of "几个国家"."""
+_COUNTED = re.compile(rf"\s*[万亿千百]?\s*[{_CLASSIFIERS}]([\u4e00-\u9fff]{{1,4}})")
+"""A classifier and the noun it counts after a number: "31个省", "12691名新生"."""
+
+
+def _counted_noun(question: str) -> str:
+    """The noun a Chinese count question counts ("本科生"), "" when it names none."""
+    match = _COUNT_ASKED.search(question)
+    return match.group(1) if match else ""
+
+
+def _counts_another(folded: str, end: int, counted: str) -> bool:
+    """Whether the number ending at `end` counts a noun other than the question's `counted`.
+
+    "来自31个省" counts provinces, not the 本科生 of "录取了多少名本科生"; "7436名本科生"
+    and "本科生7436人" (a classifier with no noun after it) count what is asked.
+    """
+    if len(counted) < 2:
+        return False  # 多少人, 多少钱: a word too broad to tell one count from another
+    match = _COUNTED.match(folded, end)
+    if match is None:
+        return False
+    noun = match.group(1)
+    return counted[:2] not in noun and noun[:2] not in counted
 
 
 _ASKED_AFTER = re.compile(
