@@ -248,3 +248,14 @@ def test_a_count_of_another_noun_is_no_answer():
     assert alone is not None and alone.filler == "5236"
     people = answering("深圳大学有多少人？", "", "深圳大学有9120名学生。")
     assert people is not None and people.filler == "9120"
+
+
+def test_a_sentence_asking_for_the_noun_does_not_say_it():
+    # "想要知道使用了什么处理器" asks what the processor is, in both scripts; the sentence that
+    # names it answers.
+    for question in ("青禾X9的处理器是什么", "青禾X9的處理器是什麼"):
+        asking = "青禾X9是系列的又一个新产品，所以很多用户想要知道使用了什么处理器。"
+        stating = "青禾X9采用的是骁龙888Plus手机处理器，是骁龙888的增强版。"
+        assert not list(answerings(question, "", asking))
+        quotes = chain(question, [item(1, asking), item(2, stating)])
+        assert quotes and quotes[0].n == 2

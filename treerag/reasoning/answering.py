@@ -414,7 +414,21 @@ def _asks(reading: QuestionReading, folded: str) -> bool:
     if not reading.asked:
         return relation_share(reading, folded) > 0
     single = replace(reading, relation=(reading.asked,))
-    return relation_share(single, folded) >= RELATION_SHARE
+    return relation_share(single, _without_asked_of(reading.asked, folded)) >= RELATION_SHARE
+
+
+_ASKING_WORD = r"(?:什么样的|什么|哪一?[个种款家位些部条座所只]?)"
+"""A Chinese question word right before a noun: the noun is asked about there, not stated.
+(Not English "which": "the Sella, which flows through…" states.)"""
+
+
+def _without_asked_of(asked: str, folded: str) -> str:
+    """The text without the asked term where a question word asks for it.
+
+    "很多用户想要知道使用了什么处理器" and "更多关于'小米Mix4使用什么处理器'的信息" ask what the
+    processor is; neither says it, so neither holds the relation 处理器 of "…的处理器是什么".
+    """
+    return re.sub(rf"{_ASKING_WORD}{re.escape(asked)}", " ", folded)
 
 
 def _last_word(entity: str) -> str:
