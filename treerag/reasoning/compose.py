@@ -53,7 +53,7 @@ from treerag.reasoning.reading import (
     statements,
 )
 from treerag.reasoning.text import squash
-from treerag.text import HAN_CHAR, canonical, shown_title
+from treerag.text import HAN, HAN_CHAR, canonical, shown_title
 
 
 def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
@@ -211,7 +211,7 @@ _LIST_ASKED = re.compile(
 _YEAR = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d{2}(?![\d.%])")
 """A year as written, with or without its unit: "2022年", "2022世界5G大会", "in 1871"."""
 _EDITION_YEAR = re.compile(
-    r"(?<![\d.])(?:1[5-9]|20)\d{2}(?=\s*[\u4e00-\u9fff“\"《])(?!\s*[年月日号级届])"
+    rf"(?<![\d.])(?:1[5-9]|20)\d{{2}}(?=\s*[{HAN}“\"《])(?!\s*[年月日号级届])"
 )
 """A Chinese year written into a name, without its unit: the edition "2022世界5G大会" names."""
 

@@ -22,7 +22,7 @@ from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.place_slot import located, place_spans, within
 from treerag.reasoning.reading import QuestionReading, fold, inflected, names_kind
 from treerag.reasoning.text import content_terms, stem
-from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
+from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import CENTURY, DATE_PART, DATE_WORD, MONTH, QUANTITY, WHOLE_DATE
 
 
@@ -155,11 +155,9 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
 
 
 _CLASSIFIERS = "名个個位只家所台辆輛件次场場座条條项項篇部张張户戶架艘头頭匹棵本款"
-_COUNT_ASKED = re.compile(
-    rf"(?:多少|几)[{_CLASSIFIERS}]?([\u4e00-\u9fff]{{1,6}}?)(?:[?？。,，的]|$)"
-)
+_COUNT_ASKED = re.compile(rf"(?:多少|几)[{_CLASSIFIERS}]?([{HAN}]{{1,6}}?)(?:[?？。,，的]|$)")
 """A Chinese count question's counted noun: 本科生 of "录取了多少名本科生", 国家 of "几个国家"."""
-_COUNTED = re.compile(rf"\s*[万亿千百]?\s*[{_CLASSIFIERS}]([\u4e00-\u9fff]{{1,4}})")
+_COUNTED = re.compile(rf"\s*[万亿千百]?\s*[{_CLASSIFIERS}]([{HAN}]{{1,4}})")
 """A classifier and the noun it counts after a number: "31个省", "12691名新生"."""
 
 
