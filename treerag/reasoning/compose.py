@@ -53,7 +53,8 @@ from treerag.reasoning.reading import (
     statements,
 )
 from treerag.reasoning.text import squash
-from treerag.text import HAN, HAN_CHAR, canonical, shown_title
+from treerag.text import HAN_CHAR, canonical, shown_title
+from treerag.text.figures import EDITION_YEAR, WRITTEN_YEAR
 
 
 def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
@@ -163,7 +164,7 @@ def corroborated(
             for other, by in said.items():
                 if other != value and (same(other, value) or same(value, other)):
                     chunks |= by
-    editions = set(_EDITION_YEAR.findall(reading.folded))
+    editions = set(EDITION_YEAR.findall(reading.folded))
 
     forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
     # A number or a date is one value: another of its kind beside it is a rival reading. Names
@@ -187,7 +188,7 @@ def corroborated(
         # Between equals, the sentence naming the edition the question names by its year:
         # "2022世界5G大会在哈尔滨举办" before "世界5G大会此前三届举办地分别在北京、广州、北京"
         # for "2022世界5G大会…" (a year with its unit, "2022年8月", dates; `answering` reads it).
-        dated = editions <= set(_YEAR.findall(fold(answer.sentence)))
+        dated = editions <= set(WRITTEN_YEAR.findall(fold(answer.sentence)))
         return (
             not answer.scoped,
             max(counts),
@@ -206,14 +207,6 @@ _LIST_ASKED = re.compile(
     r"哪些|有谁|都是谁|分别是谁|\bwhat (?:are|were) the\b|\bwhich \w+s (?:are|were)\b"
 )
 """A question asking for several of a kind: "成员有哪些", "What are the members of…"."""
-
-
-_YEAR = re.compile(r"(?<![\d.])(?:1[5-9]|20)\d{2}(?![\d.%])")
-"""A year as written, with or without its unit: "2022年", "2022世界5G大会", "in 1871"."""
-_EDITION_YEAR = re.compile(
-    rf"(?<![\d.])(?:1[5-9]|20)\d{{2}}(?=\s*[{HAN}“\"《])(?!\s*[年月日号级届])"
-)
-"""A Chinese year written into a name, without its unit: the edition "2022世界5G大会" names."""
 
 
 def _place_within(place: str, larger: str) -> bool:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from treerag.text.script import HAN
+
 YEAR = re.compile(r"(?<!\d)(?:1[0-9]{3}|20[0-9]{2})(?!\d)")
 """A year standing alone: 1871, 2022 (not the 2022 of 12022 or of a code)."""
 
@@ -51,6 +53,14 @@ WHOLE_DATE = re.compile(
 )
 """A date written whole, one value: 2022年2月4日, 2月4日, "4 February 2022", "February 4,
 2022", "March 1871" (its parts are no values of their own: `DATE_WORD` finds those)."""
+
+_MODERN_YEAR = r"(?<![\d.])(?:1[5-9]|20)\d{2}"
+WRITTEN_YEAR = re.compile(rf"{_MODERN_YEAR}(?![\d.%])")
+"""A year as written, with or without its unit, not part of a decimal or a percentage:
+"2022年", "2022世界5G大会", "in 1871" (not the 2022 of "2022.5" or "2022%")."""
+EDITION_YEAR = re.compile(rf"{_MODERN_YEAR}(?=\s*[{HAN}“\"《])(?!\s*[年月日号级届])")
+"""A Chinese year written into a name, without its unit: the edition "2022世界5G大会" names
+(a year with its unit, "2022年8月", dates instead: `YEAR_SCOPE`)."""
 
 STATED_DATE = re.compile(rf"{YEAR.pattern}|\d{{2,4}}年|\d{{1,2}}月|\d{{1,2}}日")
 """A date as a raw sentence states one: a year, 2021年, 3月, 9日 (not "3年后", a span)."""
