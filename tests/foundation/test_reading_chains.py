@@ -160,3 +160,37 @@ def test_a_sentence_dated_another_year_does_not_answer():
     text = "人口统计\n\n2024年中国人口出生率为6.39‰。2025年中国全年出生人口900万人，人口出生率为6.10‰。"
     found = answering("2025年中国人口出生率", "人口统计", text)
     assert found is not None and "6.10" in found.sentence
+
+
+def test_a_sentence_about_another_edition_does_not_answer_nor_the_one_that_goes_on():
+    # An edition's year written into its name ("2025“中国青禾文化周”") dates the sentence as
+    # a year with its unit does; the sentence after it, naming no year, goes on in that year.
+    other = (
+        "中国青禾文化周\n\n由两国政府共同主办的2025“中国青禾文化周”启动仪式暨临川专场活动启幕。"
+        "据悉，这也是“中国青禾文化周”首次在临川市举办。"
+    )
+    question = "2026年“中国青禾文化周”在哪里举办？"
+    assert answering(question, "", f"{other}2026年也将举办。") is None
+    found = answering(question, "", f"{other}2026年“中国青禾文化周”将在泰国举办。")
+    assert found is not None and found.filler == "泰国"
+
+
+def test_a_count_is_no_edition_year():
+    found = answering(
+        "2026年青禾中学录取了多少名新生？",
+        "青禾中学",
+        "青禾中学\n\n2026年，青禾中学共有1800名学生报名，录取新生1500名。",
+    )
+    # "1800名" counts: it is no year that would date the 1500 after it.
+    assert found is not None and found.filler == "1500"
+
+
+def test_a_year_that_opens_the_entity_s_name_is_no_time_of_it():
+    question = "青禾峰会举办时间"
+    # "2026年世界青禾峰会" names the 2026 edition; the sentence does not say when it is held.
+    named = "会上，秘书长介绍了2026年世界青禾峰会举办情况和取得的成果。"
+    assert answering(question, "", named) is None
+    found = answering(question, "", "2026年世界青禾峰会将于11月9日举办。")
+    assert found is not None and found.filler == "11月9日"
+    found = answering(question, "", "临川市于2026年举办青禾峰会。")  # the year the holding
+    assert found is not None and found.filler == "2026"

@@ -50,7 +50,7 @@ from treerag.reasoning.reading import (
     subjects,
 )
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import YEAR_SCOPE
+from treerag.text.figures import EDITION_YEAR, YEAR_SCOPE
 
 _POSSESSIVE_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
@@ -304,15 +304,19 @@ def _answers(
     folded = fold(said)
     options = tuple(candidates(reading, said, led))
     scoped_year = HAN_CHAR.search(reading.folded) and YEAR_SCOPE.search(reading.folded)
-    dated = scoped_year and reading.kind != "time"
+    han = bool(HAN_CHAR.search(reading.folded))
+    dated = han and reading.kind != "time" and bool(_DATING.search(reading.folded))
     if dated:
-        options = tuple(o for o in options if not _other_year(reading.folded, folded, o))
+        # A sentence that names no year goes on in the year of the one before it.
+        at = view.said.index(sentence) if sentence in view.said else 0
+        year_of = folded if at == 0 or _DATING.search(folded) else fold(view.said[at - 1])
+        options = tuple(o for o in options if not _other_year(reading.folded, year_of, o))
     kind_asked = bool(asked_kind(reading.folded))
     if kind_asked and not options:
         return None  # a kind is said before its noun or not at all ("这一类型的电影")
     found = options[0] if options else common_word(reading, sentence)
     # The candidates are dated above; a common word is dated here.
-    if not found or (dated and not options and _other_year(reading.folded, folded, found)):
+    if not found or (dated and not options and _other_year(reading.folded, year_of, found)):
         return None
     # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
     # says the relation itself: "Port Veyra lies on the Salt River" answers which river
@@ -381,20 +385,24 @@ def _continued(view: _ChunkView, found: Answering, share: float, needed: float) 
     return None
 
 
+_DATING = re.compile(f"{YEAR_SCOPE.pattern}|{EDITION_YEAR.pattern}")
+"""A Chinese year that dates what follows it: with its unit ("2022年") or written into the
+name of an edition ("2021“中国旅游文化周”", "2022世界5G大会")."""
+
+
 def _other_year(question: str, folded: str, value: str) -> bool:
     """Whether a value of a sentence is dated by a year the question does not give.
 
     A year scopes the values after it, up to the next year: "2020年…出生率为8.52‰" does not
     answer "2021年…出生率"; in "2024年春节档…总票房破62.81亿元,已超越2022年档期总票房60.39亿元"
     62.81 is 2024's and 60.39 is 2022's; "地区生产总值43214.85亿元…自2017年突破3万亿元以来"
-    dates no value before 2017. A value the sentence does not spell as folded (a name)
-    is dated by the sentence's first year.
+    dates no value before 2017. An edition's year dates alike: "2021“中国旅游文化周”…在宁夏"
+    is not the 2022 edition. A value the sentence does not spell as folded (a name) is
+    dated by the sentence's first year.
     """
-    given = {m.group().rstrip("年 ") for m in YEAR_SCOPE.finditer(question)}
+    given = {m.group().rstrip("年 ") for m in _DATING.finditer(question)}
     at = folded.find(fold(value))
-    said = [
-        m.group().rstrip("年 ") for m in YEAR_SCOPE.finditer(folded[:at] if at >= 0 else folded)
-    ]
+    said = [m.group().rstrip("年 ") for m in _DATING.finditer(folded[:at] if at >= 0 else folded)]
     if at < 0:
         said = said[:1]
     return bool(said) and said[-1] not in given

@@ -23,7 +23,15 @@ from treerag.reasoning.place_slot import located, place_spans, within
 from treerag.reasoning.reading import QuestionReading, fold, inflected, names_kind
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import CENTURY, DATE_PART, DATE_WORD, MONTH, QUANTITY, WHOLE_DATE
+from treerag.text.figures import (
+    CENTURY,
+    CLASSIFIERS,
+    DATE_PART,
+    DATE_WORD,
+    MONTH,
+    QUANTITY,
+    WHOLE_DATE,
+)
 
 
 def adds_a_name(name: str, asked_terms: set[str]) -> bool:
@@ -64,6 +72,29 @@ _YEAR_ASKED = re.compile(r"\b(?:what|which) year\b|哪一?年|年份|何年")
 """A time question asking the year: the year answers it, not the whole date."""
 
 
+_NAME_RUN = re.compile(rf"[{HAN}\w·]{{0,12}}")
+"""What may stand between an edition's year and the entity its name ends with."""
+
+
+def _names_edition(reading: QuestionReading, folded: str, year: re.Match[str]) -> bool:
+    """Whether a year of a Chinese sentence opens the name of the question's entity.
+
+    "王纲介绍2022年世界互联网大会乌镇峰会举办情况" names the 2022 edition of 乌镇峰会; it does
+    not say when the summit is held ("乌镇峰会举办时间"). The words between the year and the
+    entity are part of the name, not a relation the question asks with ("2022年举办乌镇峰会"
+    dates the holding).
+    """
+    if not HAN_CHAR.search(reading.folded) or not re.fullmatch(r"\d{4}\s*年?", year.group()):
+        return False
+    run = _NAME_RUN.match(folded, year.end())
+    between = run.group() if run else ""
+    for entity in reading.entities:
+        at = between.find(entity)
+        if at >= 0 and not any(t in between[:at] for t in reading.relation):
+            return True
+    return False
+
+
 def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> list[str]:
     """The candidates of the asked-for kind a sentence holds that the question lacks, best first.
 
@@ -86,6 +117,7 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
             key=lambda m: m.start(),
         )
         months = [m for m in MONTH.finditer(folded) if m.start() not in inside]
+        dated = [m for m in dated if not _names_edition(reading, folded, m)]
         said = [*CENTURY.finditer(folded), *dated, *months]
         cased = fold_cased(sentence)  # "15 June 1824" as written, where the fold keeps length
         same = len(cased) == len(folded)
@@ -154,10 +186,9 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     return fresh
 
 
-_CLASSIFIERS = "名个個位只家所台辆輛件次场場座条條项項篇部张張户戶架艘头頭匹棵本款"
-_COUNT_ASKED = re.compile(rf"(?:多少|几)[{_CLASSIFIERS}]?([{HAN}]{{1,6}}?)(?:[?？。,，的]|$)")
+_COUNT_ASKED = re.compile(rf"(?:多少|几)[{CLASSIFIERS}]?([{HAN}]{{1,6}}?)(?:[?？。,，的]|$)")
 """A Chinese count question's counted noun: 本科生 of "录取了多少名本科生", 国家 of "几个国家"."""
-_COUNTED = re.compile(rf"\s*[万亿千百]?\s*[{_CLASSIFIERS}]([{HAN}]{{1,4}})")
+_COUNTED = re.compile(rf"\s*[万亿千百]?\s*[{CLASSIFIERS}]([{HAN}]{{1,4}})")
 """A classifier and the noun it counts after a number: "31个省", "12691名新生"."""
 
 

@@ -58,9 +58,14 @@ _MODERN_YEAR = r"(?<![\d.])(?:1[5-9]|20)\d{2}"
 WRITTEN_YEAR = re.compile(rf"{_MODERN_YEAR}(?![\d.%])")
 """A year as written, with or without its unit, not part of a decimal or a percentage:
 "2022年", "2022世界5G大会", "in 1871" (not the 2022 of "2022.5" or "2022%")."""
-EDITION_YEAR = re.compile(rf"{_MODERN_YEAR}(?=\s*[{HAN}“\"《])(?!\s*[年月日号级届])")
-"""A Chinese year written into a name, without its unit: the edition "2022世界5G大会" names
-(a year with its unit, "2022年8月", dates instead: `YEAR_SCOPE`)."""
+CLASSIFIERS = "名个個位只家所台辆輛件次场場座条條项項篇部张張户戶架艘头頭匹棵本款"
+"""Chinese measure words (量词) a count is written with: "7436名本科生", "31个省"."""
+EDITION_YEAR = re.compile(
+    rf"{_MODERN_YEAR}(?=\s*[{HAN}“\"《])(?!\s*[年月日号级届多余万亿千百人元岁米{CLASSIFIERS}])"
+)
+"""A Chinese year written into a name, without its unit: the edition "2022世界5G大会" and
+"2021“中国旅游文化周”" name (a year with its unit, "2022年8月", dates instead:
+`YEAR_SCOPE`; a number with a measure word, "1500名学生", "2000多人", counts)."""
 
 STATED_DATE = re.compile(rf"{YEAR.pattern}|\d{{2,4}}年|\d{{1,2}}月|\d{{1,2}}日")
 """A date as a raw sentence states one: a year, 2021年, 3月, 9日 (not "3年后", a span)."""
