@@ -149,6 +149,10 @@ class Context:
         2,
         "Candidates the keyword tree and the graph add to a run beyond top_k (judged like the rest; 0 = none).",
     )
+    next_k: int = _setting(
+        3,
+        "Hybrid hits after top_k that a root run judges when neither its top_k nor the structured finds answer and no partial chunk asks a follow-up (0 = none).",
+    )
     stores_dir: str = _setting(
         "",
         "Folder of the keyword tree and the knowledge graph; empty = the data dir's (the tenant's) own.",

@@ -22,7 +22,8 @@ def always_partial(question, title, text):
 
 async def test_judges_of_one_level_run_concurrently(make_ctx):
     model = ScriptedChatModel(judge_script=lambda q, t, x: verdict(0), delay_s=0.2)
-    result = await ask("Who founded Quillhaven?", make_ctx(model, max_depth=0, top_k=5))
+    ctx = make_ctx(model, max_depth=0, top_k=5, next_k=0)  # one level: the top_k alone
+    result = await ask("Who founded Quillhaven?", ctx)
     assert len(result["tree"]["chunks"]) == 5
     assert model.max_in_flight == 5  # all five judges were awaiting at the same time
 
@@ -232,11 +233,15 @@ async def test_a_judge_prompt_override_is_not_served_an_old_verdict(make_ctx):
     from treerag.prompts.judge import JUDGE_PROMPT
 
     model = ScriptedChatModel(judge_script=lambda q, t, x: verdict(0))
-    ctx = make_ctx(model, max_depth=0, top_k=3)
+    ctx = make_ctx(model, max_depth=0, top_k=3, next_k=0)
     await ask("Who founded Quillhaven?", ctx)
     before = len(model.prompts)
     stricter = make_ctx(
-        model, max_depth=0, top_k=3, prompt_overrides={"judge": "Be strict.\n" + JUDGE_PROMPT}
+        model,
+        max_depth=0,
+        top_k=3,
+        next_k=0,
+        prompt_overrides={"judge": "Be strict.\n" + JUDGE_PROMPT},
     )
     second = await ask("Who founded Quillhaven?", stricter)
     assert len(model.prompts) == before + 4  # three judges asked again, and the answer

@@ -117,10 +117,11 @@ def build_evidence(
     that every [n] of the answer names the chunk its sentence comes from; so does a chunk of
     this run that answers a follow-up no sub-run asked (`held_answer`). Of a sub-run's finds,
     the ones its chain quoted come first, then partial ones that asked a follow-up of their
-    own (`EvidenceItem.asked`: the chain's next link, which this run may hold).
+    own (`EvidenceItem.asked`: the chain's next link, which this run may hold). A hit of the
+    root's next page (`further`) is useful only when sufficient: it was read for an answer.
     """
     useful = sorted(
-        (c for c in chunks if c.get("score", 0) > 0),
+        (c for c in chunks if c.get("score", 0) > (1 if c.get("further") else 0)),
         key=lambda c: (-c.get("score", 0), c.get("rank", 0)),
     )
     out: list[EvidenceItem] = []

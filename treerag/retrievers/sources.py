@@ -43,6 +43,11 @@ _passage_graphs: BoundedCache[str, Any] = BoundedCache("passage graphs")
 """Open passage graphs (SQLite), one per tenant and collection."""
 
 Candidate = dict[str, Any]
+STRUCTURED = 1
+"""`reserve` of a structured find: judged when none of the run's hybrid top_k answers."""
+NEXT_PAGE = 2
+"""`reserve` of a hybrid hit after the top_k (a root run's `next_k`): judged when neither
+the top_k nor the structured finds answer and no partial chunk asks a follow-up."""
 
 
 class Source(Protocol):
@@ -322,23 +327,26 @@ def gather(
         revisit: Chunks of `seen` that may be offered again: judged irrelevant to the
             parent's question, a passage about the bridge entity can still answer the
             follow-up about it (a new question, so a new verdict).
-        widen: A root run: `top_k` hybrid hits and up to `structure_k` structured finds;
-            otherwise (a sub-run) `subrun_top_k` hits and at most `SUBRUN_STRUCTURE_K`
-            finds: a follow-up is a one-hop question naming the bridge entity, whose
-            document ranks high (BENCHMARKS.md, quality: the sizes measured on
-            hotpotqa_100).
+        widen: A root run: `top_k` hybrid hits, up to `structure_k` structured finds and
+            the `next_k` hybrid hits after the top_k; otherwise (a sub-run) `subrun_top_k`
+            hits and at most `SUBRUN_STRUCTURE_K` finds: a follow-up is a one-hop question
+            naming the bridge entity, whose document ranks high (BENCHMARKS.md, quality:
+            the sizes measured on hotpotqa_100).
 
     Returns:
         The candidates, ranked 1.. in that order: the hybrid hits, then the structured
-        finds, marked `reserve` (judged when none of the hybrid hits answers). Taking one
+        finds, marked `reserve` 1 (judged when none of the hybrid hits answers), then the
+        next hybrid hits, marked `reserve` 2 (judged when nothing before them answers and no
+        partial chunk asks a follow-up: a one-hop question whose answer ranks below the
+        top_k; `nodes.reserve`). Taking one
         from each in turn instead (equal-weight RRF) put the graph's guesses above confident
         hybrid hits wherever the judge rated them alike: recall@5 on the pooled rgb_zh_300
         subsets fell below one retrieval's (BENCHMARKS.md, quality).
     """
     again = set(seen) - set(revisit)
-    pool = HybridSource(ctx).find(
-        question, [], again, seeds, ctx.top_k if widen else ctx.subrun_top_k
-    )
+    k = ctx.top_k if widen else ctx.subrun_top_k
+    hits = HybridSource(ctx).find(question, [], again, seeds, k + (ctx.next_k if widen else 0))
+    pool, further = hits[:k], hits[k:]
     structured: list[Candidate] = []
     room = ctx.structure_k if widen else min(ctx.structure_k, SUBRUN_STRUCTURE_K)
     sources = structured_sources(ctx)
@@ -353,7 +361,19 @@ def gather(
             else:
                 structured.append(chunk)
                 room -= 1
-    ranked = [{**c, "rank": rank} for rank, c in enumerate([*pool, *structured], 1)]
-    for chunk in ranked[len(pool) :]:
-        chunk["reserve"] = True  # judged only when no hybrid hit answers (`nodes.reserve`)
-    return ranked
+    added = {c["chunk_id"] for c in structured}
+    tiers = [
+        *[(c, 0) for c in pool],
+        *[(c, STRUCTURED) for c in structured],
+        *[(c, NEXT_PAGE) for c in further if c["chunk_id"] not in added],
+    ]
+    # A held-back candidate is judged only when nothing before it answers (`nodes.reserve`).
+    return [
+        {
+            **c,
+            "rank": rank,
+            **({"reserve": tier} if tier else {}),
+            **({"further": True} if tier == NEXT_PAGE else {}),
+        }
+        for rank, (c, tier) in enumerate(tiers, 1)
+    ]

@@ -33,9 +33,15 @@ class ChunkRecord(TypedDict, total=False):
     """The chunk's text."""
     retrieval_score: float
     """The retriever's score (higher is better; scale depends on the mode; 0 for structure)."""
-    reserve: bool
-    """A structured find held back: judged only when none of the run's hybrid hits is
-    sufficient, else dropped unjudged (`treerag.nodes.reserve`)."""
+    reserve: int
+    """A candidate held back (absent or 0: judged at once): 1 a structured find, judged only
+    when none of the run's hybrid top_k is sufficient; 2 a hybrid hit after the top_k,
+    judged only when nothing before it is sufficient and no partial chunk asks a follow-up;
+    else dropped unjudged (`treerag.nodes.reserve`)."""
+    further: bool
+    """A hybrid hit after the root's top_k (`reserve` 2 until released): read for an answer
+    only, so a partial verdict of it joins no answer's evidence (`nodes.answer`): what the
+    wider search did not answer, the answer does not quote."""
     found_by: dict[str, Any]
     """For a chunk the keyword tree or the graph added (absent for hybrid hits):
     {"kind": "keyword" | "graph", "path": [names]}, the keyword path or the graph path
