@@ -58,11 +58,6 @@ def check_bounds(ctx: Context, models: bool = False) -> None:
         for name in AT_LEAST_ONE
         if getattr(ctx, name) < 1
     ]
-    problems += [
-        f"{_var(name)}={getattr(ctx, name)} must not be negative"
-        for name in ("structure_k", "next_k")
-        if getattr(ctx, name) < 0
-    ]
     if ctx.chunk_overlap >= ctx.chunk_size:
         problems.append(
             f"{_var('chunk_overlap')}={ctx.chunk_overlap} must be smaller than "

@@ -29,6 +29,8 @@ def data_dir(tmp_path_factory) -> str:  # type: ignore[no-untyped-def]
     ("env", "message"),
     [
         ({"TREERAG_TOP_K": "0"}, "TREERAG_TOP_K=0 must be at least 1"),
+        ({"TREERAG_NEXT_K": "-1"}, "setting next_k=-1 must not be negative"),
+        ({"TREERAG_STRUCTURE_K": "-2"}, "setting structure_k=-2 must not be negative"),
         ({"TREERAG_CHAT_MODEL": "openai:gpt-4o-mini"}, "OPENAI_API_KEY is not set"),
         ({"TREERAG_CHAT_MODEL": "gpt-4o-mini"}, "expected 'provider:model'"),
         ({"TREERAG_CHUNK_OVERLAP": "900"}, "must be smaller than TREERAG_CHUNK_SIZE"),

@@ -36,8 +36,8 @@ async def release_reserve(state: RagState) -> dict:
     tier = min(int(c["reserve"]) for c in held)
     answered = any(c.get("score") == 2 for c in chunks)
     # Wider only where there is nothing to go deeper along, and calls left to look with.
-    chained = any(c.get("followup") for c in chunks) or not calls_left(state)
-    if answered or (tier == NEXT_PAGE and chained):
+    deeper = any(c.get("followup") for c in chunks)
+    if answered or (tier == NEXT_PAGE and (deeper or not calls_left(state))):
         return {"chunks": {"replace": [c for c in chunks if not c.get("reserve")]}}
     held = [c for c in held if int(c["reserve"]) == tier]
     emit(

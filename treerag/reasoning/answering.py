@@ -50,7 +50,7 @@ from treerag.reasoning.reading import (
     subjects,
 )
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import EDITION_YEAR, YEAR_SCOPE
+from treerag.text.figures import DATING_YEAR, YEAR_SCOPE
 
 _POSSESSIVE_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
@@ -303,13 +303,13 @@ def _answers(
     said = spelled(sentence, reading.folded) if reading.kind == "time" else sentence
     folded = fold(said)
     options = tuple(candidates(reading, said, led))
-    scoped_year = HAN_CHAR.search(reading.folded) and YEAR_SCOPE.search(reading.folded)
     han = bool(HAN_CHAR.search(reading.folded))
-    dated = han and reading.kind != "time" and bool(_DATING.search(reading.folded))
+    scoped_year = han and YEAR_SCOPE.search(reading.folded)
+    dated = han and reading.kind != "time" and bool(DATING_YEAR.search(reading.folded))
     if dated:
         # A sentence that names no year goes on in the year of the one before it.
         at = view.said.index(sentence) if sentence in view.said else 0
-        year_of = folded if at == 0 or _DATING.search(folded) else fold(view.said[at - 1])
+        year_of = folded if at == 0 or DATING_YEAR.search(folded) else fold(view.said[at - 1])
         options = tuple(o for o in options if not _other_year(reading.folded, year_of, o))
     kind_asked = bool(asked_kind(reading.folded))
     if kind_asked and not options:
@@ -385,11 +385,6 @@ def _continued(view: _ChunkView, found: Answering, share: float, needed: float) 
     return None
 
 
-_DATING = re.compile(f"{YEAR_SCOPE.pattern}|{EDITION_YEAR.pattern}")
-"""A Chinese year that dates what follows it: with its unit ("2022年") or written into the
-name of an edition ("2021“中国旅游文化周”", "2022世界5G大会")."""
-
-
 def _other_year(question: str, folded: str, value: str) -> bool:
     """Whether a value of a sentence is dated by a year the question does not give.
 
@@ -400,9 +395,11 @@ def _other_year(question: str, folded: str, value: str) -> bool:
     is not the 2022 edition. A value the sentence does not spell as folded (a name) is
     dated by the sentence's first year.
     """
-    given = {m.group().rstrip("年 ") for m in _DATING.finditer(question)}
+    given = {m.group().rstrip("年 ") for m in DATING_YEAR.finditer(question)}
     at = folded.find(fold(value))
-    said = [m.group().rstrip("年 ") for m in _DATING.finditer(folded[:at] if at >= 0 else folded)]
+    said = [
+        m.group().rstrip("年 ") for m in DATING_YEAR.finditer(folded[:at] if at >= 0 else folded)
+    ]
     if at < 0:
         said = said[:1]
     return bool(said) and said[-1] not in given

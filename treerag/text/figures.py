@@ -66,6 +66,9 @@ EDITION_YEAR = re.compile(
 """A Chinese year written into a name, without its unit: the edition "2022世界5G大会" and
 "2021“中国旅游文化周”" name (a year with its unit, "2022年8月", dates instead:
 `YEAR_SCOPE`; a number with a measure word, "1500名学生", "2000多人", counts)."""
+DATING_YEAR = re.compile(f"{YEAR_SCOPE.pattern}|{EDITION_YEAR.pattern}")
+"""A Chinese year that dates what follows it: with its unit ("2022年") or written into the
+name of an edition ("2021“中国旅游文化周”", "2022世界5G大会")."""
 
 STATED_DATE = re.compile(rf"{YEAR.pattern}|\d{{2,4}}年|\d{{1,2}}月|\d{{1,2}}日")
 """A date as a raw sentence states one: a year, 2021年, 3月, 9日 (not "3年后", a span)."""
