@@ -291,3 +291,36 @@ def test_a_body_of_water_is_the_kind_asked_and_a_place_titled_with_its_kind_is_n
     # The -ies form is a plural too ("cities"), which the stem of "city" rightly finds.
     cities = "two cities lie on it."
     assert present("city", cities, text_stems(cities))
+
+
+def test_verb_forms_are_stemmed_alike_from_many_threads():
+    # The offline judges read in worker threads; a stemmer shared by them mixes up the
+    # words it is given (IndexError from Snowball's stemWord, or a wrong stem).
+    import sys
+    import threading
+
+    from treerag.reasoning.reading import inflected
+
+    stem = inflected.__wrapped__  # past the cache: every call stems
+    words = ["opened", "opening", "empties", "nationalization", "generously", "running"] * 300
+    expected = [stem(w) for w in words]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    failures: list[str] = []
+
+    def read() -> None:
+        try:
+            if [stem(w) for w in words] != expected:
+                failures.append("a wrong stem")
+        except Exception as exc:  # the race shows as an IndexError
+            failures.append(repr(exc))
+
+    try:
+        threads = [threading.Thread(target=read) for _ in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

@@ -28,6 +28,7 @@ Which sentence answers a question is read with these rules in `treerag.reasoning
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -363,11 +364,19 @@ def inflected(term: str) -> str:
     return "~" + _english_stemmer().stemWord(term)
 
 
-@lru_cache(maxsize=1)
-def _english_stemmer() -> Any:
-    import snowballstemmer
+_STEMMERS = threading.local()
+"""One Snowball stemmer per thread: a stemmer keeps the word it works on in its own fields,
+so two threads sharing one (the offline judges run in worker threads) corrupt each other's
+word ("IndexError: string index out of range" from `stemWord`)."""
 
-    return snowballstemmer.stemmer("english")
+
+def _english_stemmer() -> Any:
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        import snowballstemmer
+
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 def relation_share(reading: QuestionReading, folded: str) -> float:
