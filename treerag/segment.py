@@ -105,6 +105,11 @@ def tag(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def word_tag(word: str) -> str:
+    """The part of speech jieba's dictionary gives a (Simplified) word, "" when it has none."""
+    return str(posseg().dt.word_tag_tab.get(word, ""))
+
+
 def tokens(text: str) -> list[tuple[str, int, int]]:
     """The words jieba cuts a text into, as (word as written, start, end), read in Simplified.
 

@@ -30,10 +30,12 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from treerag.reasoning.contrast import other_side
 from treerag.reasoning.fillers import TITLED, candidates, common_word
 from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.lifespan import spelled
 from treerag.reasoning.named import names_in
+from treerag.reasoning.placing import asks_placing
 from treerag.reasoning.reading import (
     RELATION_SHARE,
     QuestionReading,
@@ -50,7 +52,7 @@ from treerag.reasoning.reading import (
     subjects,
 )
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import DATING_YEAR, YEAR_SCOPE
+from treerag.text.figures import DATING_YEAR
 
 _POSSESSIVE_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
@@ -302,18 +304,23 @@ def _answers(
     # "Ezer Weizman (15 June 1924 – 24 April 2005) was…" says when he was born (`lifespan`).
     said = spelled(sentence, reading.folded) if reading.kind == "time" else sentence
     folded = fold(said)
-    options = tuple(candidates(reading, said, led))
     han = bool(HAN_CHAR.search(reading.folded))
-    scoped_year = han and YEAR_SCOPE.search(reading.folded)
-    dated = han and reading.kind != "time" and bool(DATING_YEAR.search(reading.folded))
+    if han and other_side((*reading.candidates, *reading.entities), folded):
+        return None  # "…女单冠军" for "…男单冠军": another event (`contrast`)
+    options = tuple(candidates(reading, said, led))
+    # The question's year ("2022年", the edition's "2023春节档") is checked in the chunk
+    # (`_numbers_held`) and dates the sentence (`_other_year`): no relation it must repeat.
+    scoped_year = han and bool(DATING_YEAR.search(reading.folded))
+    dated = scoped_year and reading.kind != "time"
     if dated:
         # A sentence that names no year goes on in the year of the one before it.
         at = view.said.index(sentence) if sentence in view.said else 0
         year_of = folded if at == 0 or DATING_YEAR.search(folded) else fold(view.said[at - 1])
         options = tuple(o for o in options if not _other_year(reading.folded, year_of, o))
-    kind_asked = bool(asked_kind(reading.folded))
+    # A kind or a placing is said in its own form (`kinds`, `placing`) or not at all.
+    kind_asked = bool(asked_kind(reading.folded)) or asks_placing(reading.folded)
     if kind_asked and not options:
-        return None  # a kind is said before its noun or not at all ("这一类型的电影")
+        return None  # "这一类型的电影"; "…激战正酣" of a team asked how it placed
     found = options[0] if options else common_word(reading, sentence)
     # The candidates are dated above; a common word is dated here.
     if not found or (dated and not options and _other_year(reading.folded, year_of, found)):

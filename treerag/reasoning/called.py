@@ -31,6 +31,8 @@ _FUNCTION = frozenset("以和与及是为在的了将被从对把向于就也都
 """Characters that end a bare apposition: particles, prepositions, conjunctions."""
 _LONGEST = 12
 """Characters a bare apposition is read in (a name is short)."""
+_BARE_NAME = re.compile(rf"[^\W\d{''.join(sorted(_FUNCTION))}]{{1,{_LONGEST}}}")
+"""A run of characters up to punctuation, a digit or a function word."""
 
 
 @lru_cache(maxsize=1024)
@@ -51,24 +53,46 @@ def named_noun(folded: str) -> tuple[str, str]:
     return before, words[-1]
 
 
+_NAMING = "(?:的?(?:名字|名称)(?:是|为|叫做|叫作|叫)|名叫|名为|取名为?|命名为|被称为|称为)"
+"""The words that give a name: "吉祥物的名字是“拉伊卜”", "它的名字叫作拉伊卜", "名为冰墩墩"."""
+_NAMING_AFTER = re.compile(rf"{_NAMING}\s*")
+
+
 def called(asked: tuple[str, str], folded: str) -> list[str]:
-    """The names a canonical sentence gives the asked noun (`named_noun`) in apposition."""
+    """The names a canonical sentence gives the asked noun (`named_noun`).
+
+    In apposition ("吉祥物“拉伊卜”", "吉祥物冰墩墩"), or after the words that give a name,
+    right after the noun or later in the sentence ("吉祥物揭晓，它的名字叫作拉伊卜").
+    """
     before, noun = asked
-    phrase = re.compile(f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
+    phrase = re.compile(
+        (f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
+        + f"({_NAMING})?"
+    )
     out: list[str] = []
-    for match in phrase.finditer(folded):
-        name = _apposition(folded[match.end() :].lstrip())
+    for match in (*phrase.finditer(folded), *_NAMING_AFTER.finditer(folded)):
+        # After the words that give a name, the name follows whatever the dictionary
+        # knows of its characters (拉伊 of 拉伊卜 is in it).
+        named = match.re is _NAMING_AFTER or bool(match.group(1))
+        name = _apposition(folded[match.end() :].lstrip(), named)
         if name and name not in out:
             out.append(name)
     return out
 
 
-def _apposition(after: str) -> str:
-    """The name at the start of `after`: bracketed or quoted whole, else a bare run."""
+def _apposition(after: str, named: bool = False) -> str:
+    """The name at the start of `after`: bracketed or quoted whole, else a bare run.
+
+    A bare run after the words that give a name (`named`) is read up to punctuation or a
+    function word; else only over words the dictionary does not know.
+    """
     if after[:1] in _OPENING:
         close = after.find(_OPENING[after[0]], 1)
         inner = after[1:close] if close > 0 else ""
         return inner.strip() if 2 <= len(inner.strip()) <= _LONGEST else ""
+    if named:
+        found = _BARE_NAME.match(after)
+        return found.group() if found and len(found.group()) >= 2 else ""
     from treerag.segment import jieba
 
     freq = jieba().dt.FREQ

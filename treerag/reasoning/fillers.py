@@ -20,6 +20,7 @@ import re
 from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.place_slot import located, place_spans, within
+from treerag.reasoning.placing import asks_placing, placings
 from treerag.reasoning.reading import QuestionReading, fold, inflected, names_kind
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
@@ -60,8 +61,11 @@ def adds_a_name(name: str, asked_terms: set[str]) -> bool:
 
 
 def common_word(reading: QuestionReading, sentence: str) -> str:
-    """A thing asked with no noun: the first content word of the sentence the question lacks."""
-    if reading.kind != "thing" or reading.head:
+    """A thing asked with no noun: the first content word of the sentence the question lacks.
+
+    None for a question asking what something is called: a name answers it (`called`).
+    """
+    if reading.kind != "thing" or reading.head or named_noun(reading.folded)[1]:
         return ""
     asked_terms = set(reading.terms)
     new = [t for t in content_terms(fold(sentence)) if t not in asked_terms and not t.isdigit()]
@@ -133,6 +137,8 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
             and m.start() not in in_dates
             and not _counts_another(folded, m.end(), counted)
         ]
+    if asks_placing(asked) and HAN_CHAR.search(folded):
+        return placings(folded)  # "获得亚军", "止步8强" (`placing`)
     if noun := asked_kind(asked):
         # "什么类型的电影": the kind a sentence gives the noun ("…主演的喜剧电影"), if any.
         return [k for k in kinds(noun, folded) if k not in asked]
@@ -148,10 +154,11 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if reading.kind == "thing":
         # A title in quotation marks names a work whole ("《长津湖之水门桥》", "the sitcom
         # "Mad About You""), where segmentation and capitals cut it up.
-        # "吉祥物叫什么": the name the sentence gives the noun in apposition (`called`).
+        # "吉祥物叫什么": only a name the sentence gives the noun (`called`); 卡塔尔 of
+        # "2022年卡塔尔世界杯…第一个没有脚的吉祥物" is not what the mascot is called.
         asked_name = named_noun(reading.folded)
-        given = called(asked_name, folded) if asked_name[1] else []
-        names = given or [*TITLED.findall(fold_cased(sentence)), *names]
+        titled = [*TITLED.findall(fold_cased(sentence)), *names]
+        names = called(asked_name, folded) if asked_name[1] else titled
     asked_after = _ASKED_AFTER.match(asked)
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who. But

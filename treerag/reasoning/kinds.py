@@ -16,6 +16,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
+from treerag.reasoning.placing import PLACING_WORDS
 from treerag.text import HAN, HAN_CHAR
 
 if TYPE_CHECKING:
@@ -47,8 +48,12 @@ def asked_kind(question: str) -> str:
 
 
 def without_kind_words(reading: QuestionReading) -> QuestionReading:
-    """The reading without the kind words of its relation (类型 of 什么类型的电影)."""
-    return replace(reading, relation=tuple(t for t in reading.relation if t not in KIND_WORDS))
+    """The reading without the kind words of its relation.
+
+    类型 of 什么类型的电影; 成绩 of a placing asked (`placing`).
+    """
+    words = KIND_WORDS | PLACING_WORDS
+    return replace(reading, relation=tuple(t for t in reading.relation if t not in words))
 
 
 def kinds(noun: str, sentence: str) -> list[str]:

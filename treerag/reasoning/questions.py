@@ -17,6 +17,7 @@ stands for, `treerag.reasoning.coreference`.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 
 from treerag.reasoning.text import content_terms
@@ -34,7 +35,7 @@ from treerag.text import (
     width_and_case,
 )
 from treerag.text.figures import CENTURY, MONTH_NAME, NUMERAL, STATED_DATE
-from treerag.text.names import ZH_PLACE_SUFFIXES
+from treerag.text.names import NAME_FLAGS, ZH_PLACE_SUFFIXES
 
 NEAR_DUPLICATE_JACCARD = 0.6
 
@@ -246,10 +247,13 @@ def proper(name: str) -> bool:
     of it is rare or unknown to jieba's dictionary (潮声, 林秋雁, 伦尼), or jieba cut an
     unknown word into single characters (鹤/烟 of 鹤烟灯塔): "中国城镇", "小镇",
     "芯片首席设计师", all common words, are not, whatever part-of-speech jieba gives them.
+    A rare word that is two common nouns run together ("电影票房": 电影 + 票房) makes a name
+    only beside a word jieba tags as one ("中国新闻周刊", 中国; "奥斯卡最佳影片", 奥斯卡):
+    "春节档电影票房冠军" names nothing.
     """
     if not HAN_CHAR.search(name):
         return MONTH_NAME.fullmatch(name) is None  # "31 July 2000": a date, no name
-    from treerag.segment import jieba
+    from treerag.segment import jieba, word_tag
 
     freq = jieba().dt.FREQ
     # Read in Simplified, as the dictionary is: "名機組人員" is cut "名機 / 組人員" as written.
@@ -257,11 +261,27 @@ def proper(name: str) -> bool:
     if len(words) > 1 and _PLACE_SUFFIX.fullmatch(words[-1]):
         return True  # 青石 + 镇: a word and a place's suffix name one place
     singles = 0
+    compound = named = False
     for word in words:
         singles = singles + 1 if len(word) == 1 else 0
-        if singles >= 2 or (len(word) > 1 and freq.get(word, 0) < COMMON_WORD_FREQ):
+        if singles >= 2:
             return True
-    return False
+        if len(word) > 1 and freq.get(word, 0) < COMMON_WORD_FREQ:
+            if not _two_common_nouns(word, freq):
+                return True
+            compound = True
+        named = named or word_tag(word) in NAME_FLAGS
+    return compound and named
+
+
+def _two_common_nouns(word: str, freq: Mapping[str, int]) -> bool:
+    """Whether a word is two common words of the dictionary, neither tagged as a name."""
+    from treerag.segment import word_tag
+
+    def common(part: str) -> bool:
+        return freq.get(part, 0) >= COMMON_WORD_FREQ and word_tag(part) not in NAME_FLAGS
+
+    return any(common(word[:at]) and common(word[at:]) for at in range(2, len(word) - 1))
 
 
 _COMPARES = re.compile(

@@ -35,6 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from treerag.reasoning.named import MIN_NAME_CHARS, names_in, names_title, title_of
+from treerag.reasoning.placing import PLACING_WORDS
 from treerag.reasoning.questions import asked_noun_span, asks_several, proper, slot
 from treerag.reasoning.text import (
     blocks,
@@ -131,8 +132,7 @@ class QuestionReading:
             for name in sorted((fold(n) for n in named), key=len, reverse=True):
                 blank = blank.replace(name, " " * len(name))
             kept = tuple(t for t in _relation_terms(blank, self.head) if t not in words)
-        head_free = tuple(t for t in kept if not self.head or self.head not in t)
-        return replace(self, relation=kept, asked=_asked_term(self.folded, head_free) or "")
+        return replace(self, relation=kept, asked=_asking(self.folded, kept, self.head, self.kind))
 
 
 _CODE = re.compile(
@@ -185,7 +185,11 @@ def read_question(question: str) -> QuestionReading:
     found = tuple(
         dict.fromkeys(
             canonical(n)
-            for n in [*_opening_name(cased), *proper_names(cased, READING), *codes(cased)]
+            for n in [
+                *_opening_name(cased),
+                *(_without_asking_end(n) for n in proper_names(cased, READING)),
+                *codes(cased),
+            ]
             if canonical(n)
             and canonical(n) != modifier  # "what Australian city": a kind, not a name
             and canonical(n) != asked_noun  # "…发布会的新手机": what is asked, not a name
@@ -200,9 +204,10 @@ def read_question(question: str) -> QuestionReading:
     head = _head(folded, cased)
     candidates = _relation_terms(folded, head, modifier)
     relation = tuple(t for t in candidates if t not in named_terms)
+    kind = slot(question)
     return QuestionReading(
         folded=folded,
-        kind=slot(question),
+        kind=kind,
         entities=found,
         terms=terms,
         relation=relation,
@@ -210,7 +215,7 @@ def read_question(question: str) -> QuestionReading:
         head=head,
         several=asks_several(question),
         # The asked-for noun (电影 of 哪部电影) says the answer's kind, not its relation.
-        asked=_asked_term(folded, tuple(t for t in relation if not head or head not in t)),
+        asked=_asking(folded, relation, head, kind),
     )
 
 
@@ -218,6 +223,18 @@ _AUXILIARY = re.compile(
     r"\s*(?:[a-z\-]+\s+){0,2}(?:is|are|was|were|did|does|do|has|have|had|will|can)\b"
 )
 """An auxiliary right after the question word (and its noun): "Where was…", "What year did…"."""
+
+
+def _without_asking_end(name: str) -> str:
+    """A Chinese name without the word of the answer's kind glued to its end.
+
+    "中国女篮成绩" of "…世界杯中国女篮成绩": jieba runs the team and what is asked of it
+    together; 成绩 says what is asked (`placing`), the name is 中国女篮.
+    """
+    for word in (*ANSWER_KIND_WORDS, *PLACING_WORDS):
+        if HAN_CHAR.match(word) and name.endswith(word) and len(name) - len(word) >= 2:
+            return name[: -len(word)]
+    return name
 
 
 def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ...]:
@@ -283,6 +300,34 @@ def _asked_term(folded: str, relation: tuple[str, ...]) -> str:
             return participle[0] if participle else later[-1]
         start = folded.find(clause, start) + len(clause)
     return ""
+
+
+def _asking(folded: str, relation: tuple[str, ...], head: str, kind: str) -> str:
+    """The relation term a question asks with (`_asked_term`; a noun phrase's last thing)."""
+    asked = _asked_term(folded, tuple(t for t in relation if not head or head not in t))
+    return asked or (_named_last(folded, relation) if kind == "thing" else "")
+
+
+_HOLDER = re.compile(r"(?:冠军|亚军|季军|得主|金牌|银牌|铜牌|主演|导演|编剧|主教练|主持人)$")
+"""A title or role a Chinese noun phrase can ask the holder of ("…男单冠军", "…的主演")."""
+
+
+def _named_last(folded: str, relation: tuple[str, ...]) -> str:
+    """The title a Chinese noun phrase asks the holder of, when it names one last.
+
+    "2023春节档电影票房冠军" asks for the champion, not the box office: a sentence without
+    冠军 ("票房已经累计达到45.63亿元") does not answer it. Other nouns (路线, 原因, 国家) are
+    said in other words by the sentence that answers ("执飞上海至北京的航线"): none then.
+    """
+    from treerag.reasoning.questions import _SLOTS, _THING
+
+    words = [t for t in relation if not t.isdigit()]
+    if not HAN_CHAR.search(folded) or not words:
+        return ""
+    if any(p.search(folded) for p in (_THING, *(p for _, p in _SLOTS))):
+        return ""
+    last = max(words, key=folded.rfind)
+    return last if _HOLDER.search(last) else ""
 
 
 def _head_modifier(cased: str) -> str:

@@ -42,7 +42,8 @@ def proper_names(text: str, rule: NameRule = LINKING) -> list[str]:
 
 WORD = re.compile(f"[{HAN}]+|[A-Za-z][A-Za-z'\\-]*(?:(?<=-)[A-Za-z\\d\\-]+)?|\\d+")
 """A run of Chinese, a Latin word (a code such as ZEBRA-ACME-4471 whole), or a number."""
-_NAME_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
+NAME_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
+"""jieba's tags of proper nouns: people, places, organisations, other names."""
 ZH_PLACE_SUFFIXES = "镇鎮村县縣市省州区區乡鄉岛島城港湾灣湖江河山"
 """The last character of a Chinese place name: 青石镇, 渡口县, 沧江."""
 _ZH_PLACE = re.compile(f"(?:在|于|於|到|至|自|从|從)([{HAN}]{{1,5}}?[{ZH_PLACE_SUFFIXES}])")
@@ -65,20 +66,33 @@ def _zh_names(run: str) -> tuple[str, ...]:
     for at, pair in enumerate(pairs):
         if pair is not None and (pair[1].startswith("n") or pair[1] == "eng"):
             after = pairs[at + 1]
+            after_organisation = bool(group) and group[-1][1] == "nt" and pair[1] in ("n", "vn")
+            if after_organisation or (pair[1] == "nt" and any(f in NAME_FLAGS for _, f in group)):
+                # An organisation after a name is a name of its own: "女篮世界杯" +
+                # "中国女篮" (nt), "卡塔尔世界杯" + "韩国队"; a common noun after one is
+                # not of its name ("中国男足" + 同组, "中国女篮" + 主教练).
+                _flush_name(group, out)
+                group = [pair]
+                continue
             # "唐若梅毕业于…": a common noun before a preposition is the verb of the clause
             # (jieba tags 毕业 a noun), not a word of the name before it.
             if not (group and pair[1] == "n" and after is not None and after[1] == "p"):
                 group.append(pair)
                 continue
-        # A person's name starts at the name: "工程师佩林" (engineer Perrin), "师从沈疑微".
-        first_person = next((i for i, (_, f) in enumerate(group) if f == "nr"), 0)
-        group = group[first_person:]
-        word = "".join(w for w, _ in group)
-        proper = any(f in _NAME_FLAGS for _, f in group) or len(group) >= 2
-        if len(word) >= 2 and proper and not is_zh_stop(word):
-            out.append(word)
+        _flush_name(group, out)
         group = []
     return tuple(out)
+
+
+def _flush_name(group: list[tuple[str, str]], out: list[str]) -> None:
+    """Add the name a run of nouns makes, if it makes one (`_zh_names`)."""
+    # A person's name starts at the name: "工程师佩林" (engineer Perrin), "师从沈疑微".
+    first_person = next((i for i, (_, f) in enumerate(group) if f == "nr"), 0)
+    group = group[first_person:]
+    word = "".join(w for w, _ in group)
+    proper = any(f in NAME_FLAGS for _, f in group) or len(group) >= 2
+    if len(word) >= 2 and proper and not is_zh_stop(word):
+        out.append(word)
 
 
 def _reading_names(text: str) -> list[str]:
