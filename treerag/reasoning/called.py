@@ -65,15 +65,12 @@ def called(asked: tuple[str, str], folded: str) -> list[str]:
     right after the noun or later in the sentence ("吉祥物揭晓，它的名字叫作拉伊卜").
     """
     before, noun = asked
-    phrase = re.compile(
-        (f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
-        + f"({_NAMING})?"
-    )
+    phrase = re.compile(f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
     out: list[str] = []
     for match in (*phrase.finditer(folded), *_NAMING_AFTER.finditer(folded)):
         # After the words that give a name, the name follows whatever the dictionary
         # knows of its characters (拉伊 of 拉伊卜 is in it).
-        named = match.re is _NAMING_AFTER or bool(match.group(1))
+        named = match.re is _NAMING_AFTER
         name = _apposition(folded[match.end() :].lstrip(), named)
         if name and name not in out:
             out.append(name)
