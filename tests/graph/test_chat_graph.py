@@ -61,7 +61,7 @@ async def test_llm_condenses_follow_ups_with_the_conversation(make_ctx):
     assert "Last user message: What is made there?" in condense_prompts[0]
 
 
-async def test_a_failed_turn_keeps_its_error_and_partial_tree(make_ctx, tmp_path):
+async def test_a_failed_turn_keeps_its_error_and_partial_tree(make_ctx, tmp_path, caplog):
     from treerag.graphs.rag import builder as rag_builder
     from treerag.search_tree import rebuild
 
@@ -77,6 +77,10 @@ async def test_a_failed_turn_keeps_its_error_and_partial_tree(make_ctx, tmp_path
         assert meta["error"] and meta["tree_thread_id"] == "f1-t1"
         assert meta["error"] in reply.content
         assert [e["error"] for e in events if e["event"] == "run_failed"] == [meta["error"]]
+        # The log keeps the traceback the reply leaves out.
+        logged = [r for r in caplog.records if r.name == "treerag.nodes.chat"]
+        assert len(logged) == 1 and "f1-t1" in logged[0].getMessage()
+        assert logged[0].exc_info is not None and logged[0].exc_info[0] is FileExistsError
 
         # Reopened later: the conversation holds the failed turn, the tree its error.
         state = await graph.aget_state({"configurable": {"thread_id": "f1"}})

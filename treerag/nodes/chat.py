@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +16,8 @@ from treerag.nodes.common import context_of, emit, thread_of
 from treerag.nodes.relay import run_relayed
 from treerag.reasoning import get_reasoner
 from treerag.state import ChatState
+
+log = logging.getLogger(__name__)
 
 
 def _text(message: BaseMessage) -> str:
@@ -60,6 +63,8 @@ def make_answer_turn(rag_graph: Callable[[], Any]) -> Callable[..., Any]:
             )
         except Exception as exc:  # the turn fails, the conversation keeps it and its reason
             final, error = {}, f"{type(exc).__name__}: {exc}"
+            # The reply carries the reason; the log keeps where it came from.
+            log.exception("chat turn %s failed", tree_thread_id)
             emit(
                 "run_failed",
                 thread_id=tree_thread_id,
