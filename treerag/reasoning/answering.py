@@ -51,6 +51,7 @@ from treerag.reasoning.reading import (
     statements,
     subjects,
 )
+from treerag.reasoning.span_bound import bounded
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import DATING_YEAR
 
@@ -333,6 +334,8 @@ def _answers(
     # the relation but the kind word (类型, never said by a definition) is still needed.
     if not kind_named and not kind_asked and not _asks(reading, folded):
         return None  # it must say what is asked ("directed", not only "made his debut")
+    if bounded(reading.asked, reading.folded, folded):
+        return None  # "首日票房冠军" for the season's champion, "发布两周内" (`span_bound`)
     # A quantity is the easiest thing to find in the wrong sentence: it needs the whole
     # relation ("销量同比增长" is not "营业收入同比增长").
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE

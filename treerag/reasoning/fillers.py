@@ -19,9 +19,15 @@ import re
 
 from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.kinds import asked_kind, kinds
-from treerag.reasoning.place_slot import located, place_spans, within
+from treerag.reasoning.place_slot import located, not_where, place_spans, within
 from treerag.reasoning.placing import asks_placing, placings
-from treerag.reasoning.reading import QuestionReading, fold, inflected, names_kind
+from treerag.reasoning.reading import (
+    QuestionReading,
+    equivalents,
+    fold,
+    inflected,
+    names_kind,
+)
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import (
@@ -33,6 +39,7 @@ from treerag.text.figures import (
     QUANTITY,
     WHOLE_DATE,
 )
+from treerag.text.names import ZH_PLACE_SUFFIXES
 
 
 def adds_a_name(name: str, asked_terms: set[str]) -> bool:
@@ -58,6 +65,31 @@ def adds_a_name(name: str, asked_terms: set[str]) -> bool:
     from jieba import posseg  # the part-of-speech table: a dictionary word may be a name (北京)
 
     return str(posseg.dt.word_tag_tab.get(rest, "")).startswith(("nr", "ns", "nt", "nz"))
+
+
+_PLACE_END = re.compile(f"[{ZH_PLACE_SUFFIXES}国國场場馆館园園院宫宮楼樓]$")
+"""The last character of a Chinese place's name: 市, 县, 国, 球场, 体育馆."""
+
+
+_GENERIC_PLACES = frozenset("城市 国家 地区 地方 省份 当地 本地 国内 国外 海外 全国 全球".split())
+"""Common nouns for places that jieba's dictionary tags as place names (城市 is "ns")."""
+
+
+def _place_like(name: str, folded: str) -> bool:
+    """Whether a Chinese name found in a folded sentence is a place.
+
+    By its words (a word jieba tags ns: 卡塔尔, 新奥尔良), its end (…市, …球场), or where it
+    stands (right after a locative: `located`); not 挑战赛成绩新鲜出炉 or 全球计算机视觉领域.
+    """
+    from treerag.segment import tokens, word_tag
+
+    if not HAN_CHAR.search(name):
+        return True  # a Latin name is not read here
+    if word_tag(name) in ("n", "vn") or name in _GENERIC_PLACES:
+        return False  # a common noun (城市 of "举办城市花落成都") names no place
+    if _PLACE_END.search(name) or located(name, folded):
+        return True
+    return any(word_tag(word).startswith("ns") for word, _, _ in tokens(name))
 
 
 def common_word(reading: QuestionReading, sentence: str) -> str:
@@ -174,11 +206,18 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         and not _news_frame(name, cased)
     ]
     if reading.kind == "place" and HAN_CHAR.search(asked) and HAN_CHAR.search(folded):
-        spans = place_spans(reading.asked, folded)
+        verbs = (reading.asked, *equivalents(reading.asked)) if reading.asked else ()
+        spans = place_spans(verbs, folded)
         if spans is not None:
             # Where the asked event is, its locative phrase says (`place_slot`): none of
             # "于9月3日举行" (a date) and not 莫斯科 of "在莫斯科去世，葬礼将于9月3日举行".
             fresh = [n for n in fresh if within(fold(n), folded, spans)]
+        else:
+            # With no locative phrase to read, a place is one by its words.
+            fresh = [n for n in fresh if _place_like(fold(n), folded)]
+        # Who holds it, or what is held, is not where: "由…IEEE CVPR举办的挑战赛".
+        others = not_where(verbs, folded)
+        fresh = [n for n in fresh if not within(fold(n), folded, others)]
     if reading.kind == "person":
         # "发生在日本奈良县奈良市的枪击": a place, not who did it.
         fresh = [n for n in fresh if not (HAN_CHAR.search(n) and located(fold(n), folded))]

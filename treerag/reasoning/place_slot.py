@@ -16,6 +16,7 @@ preposition and the name after it is read by `fillers` ("born in Kalvik").
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 _CLAUSES = re.compile(r"[^，。；！？,;!?、]+")
 """A clause: what lies between two marks of punctuation (parentheses stay inside)."""
@@ -31,27 +32,61 @@ _NAMING_PLACE = re.compile(r"(?:地点|地址|所在地|举办地|举行地)\s*(
 """A noun that names the place, before it: 地点在…, 举办地为…."""
 
 
-def place_spans(asked: str, folded: str) -> list[tuple[int, int]] | None:
+def _verb_in(text: str, verbs: Sequence[str]) -> tuple[int, str]:
+    """Where the first of the asked verb's words stands in a clause, and which: (-1, "")."""
+    found = [(text.find(v), v) for v in verbs if v and v in text]
+    return min(found) if found else (-1, "")
+
+
+def place_spans(verbs: Sequence[str], folded: str) -> list[tuple[int, int]] | None:
     """The stretches of a folded sentence that say where the asked event is, or None.
 
-    In each clause holding the asked verb (`QuestionReading.asked`): from a locative before
-    it to the verb, and from a locative right after it to the clause's end; anywhere, from a
-    noun naming the place (地点, 地址) to the clause's end. None when there is no such
-    stretch (the sentence says where in some other way, or not at all: it is not read).
+    In each clause holding the asked verb (`QuestionReading.asked`, or a word for it:
+    举行 for 举办): from a locative before it to the verb, and from a locative right after it
+    to the clause's end; anywhere, from a noun naming the place (地点, 地址) to the clause's
+    end. None when there is no such stretch (the sentence says where in some other way, or
+    not at all: it is not read).
     """
     spans: list[tuple[int, int]] = []
     for clause in _CLAUSES.finditer(folded):
         text, start = clause.group(), clause.start()
         for named in _NAMING_PLACE.finditer(text):
             spans.append((start + named.end(), clause.end()))
-        at = text.find(asked) if asked else -1
+        at, verb = _verb_in(text, verbs)
         if at < 0:
             continue
         if before := _BEFORE_VERB.search(text, 0, at):  # the first: "于9月3日在莫斯科举行"
             spans.append((start + before.end(), start + at))
-        if after := _AFTER.match(text, at + len(asked)):
+        if after := _AFTER.match(text, at + len(verb)):
             spans.append((start + after.end(), clause.end()))
     return spans or None
+
+
+_AGENT = re.compile(r"由(?!于|此|来)")
+"""The agent marker 由 ("由IEEE CVPR举办": who holds it), not 由于, 由此, 由来."""
+
+
+def not_where(verbs: Sequence[str], folded: str) -> list[tuple[int, int]]:
+    """The stretches of a folded sentence whose names are not where the asked event is.
+
+    Who does it: "由全球计算机视觉领域三大顶会之一的IEEE CVPR举办的挑战赛" names the
+    organiser before the verb (由 marks the agent of the verb after it: Li and Thompson,
+    1981, ch. 16); the stretch ends at a locative ("由X在北京举办": 北京 says where). And
+    what is held: the name right after "举办的" is the event the verb describes.
+    """
+    spans: list[tuple[int, int]] = []
+    for clause in _CLAUSES.finditer(folded):
+        text, start = clause.group(), clause.start()
+        at, verb = _verb_in(text, verbs)
+        if at < 0:
+            continue
+        if agent := _AGENT.search(text, 0, at):
+            place = _BEFORE_VERB.search(text, agent.end(), at)
+            spans.append((start + agent.end(), start + (place.start() if place else at)))
+        held = at + len(verb)
+        if text.startswith("的", held):
+            spans.append((start + held + 1, start + held + 2))
+    return spans
 
 
 def within(name: str, folded: str, spans: list[tuple[int, int]]) -> bool:

@@ -365,8 +365,20 @@ def _head(folded: str, cased: str) -> str:
     latin = re.search(r"\b(?i:which|what)(\s+[A-Z][\w\-']*)?\s+([a-z][a-z\-]+)", cased)
     if latin and latin.group(2) not in EN_STOP:
         return latin.group(2)
-    zh = re.search(f"哪(?:一)?[个条座家所位部支种国只本首项次]?([{HAN}])", folded)
-    return zh.group(1) if zh and zh.group(1) not in "里儿年天些" else ""
+    zh = re.search(f"哪(?:一)?([个条座家所位部支种国只本首项次]?)([{HAN}])", folded)
+    if not zh or zh.group(2) in "里儿年天些":
+        return ""
+    if not zh.group(1) and _verb_at(folded, zh.start(2)):
+        return ""  # "在哪举办": where it is held, no kind of thing (举 is no noun)
+    return zh.group(2)
+
+
+def _verb_at(folded: str, at: int) -> bool:
+    """Whether the word jieba cuts at `at` of a folded (Simplified) question is a verb."""
+    from treerag.segment import tokens, word_tag
+
+    words = tokens(folded[at:])
+    return bool(words) and word_tag(words[0][0]).startswith("v")
 
 
 def present(term: str, folded: str, stems: set[str]) -> bool:
@@ -433,10 +445,10 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
             kept = "".join(ch for ch in term if ch != reading.head)
             if kept:
                 credit = _longest_part(kept, folded) / len(kept)
-                credits.append(max([credit, *(float(w in folded) for w in _same(term))]))
+                credits.append(max([credit, *(float(w in folded) for w in equivalents(term))]))
         else:
             hit = present(term, folded, stems) or any(
-                present(w, folded, stems) for w in _same(term)
+                present(w, folded, stems) for w in equivalents(term)
             )
             credits.append(float(hit))
     return sum(credits) / len(credits) if credits else 1.0
@@ -447,14 +459,15 @@ EQUIVALENT_WORDS = (
     ("我国", "中国", "全国"),
     ("位于", "坐落", "地处", "位在"),
     ("创办", "创立", "创建", "建立", "成立", "开办", "创设", "创始"),
+    ("举办", "举行"),
     ("born", "birth", "birthplace"),
     ("die", "died", "death"),
     ("founded", "founder", "established", "establish"),
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
 birthplace): the commonest paraphrases of the relations questions ask most (birth, death,
-place, founding), and 我国 for 中国 (news written in China says "our country"). A short list,
-not a thesaurus: a relation it lacks is matched by its own words."""
+place, founding, an event held), and 我国 for 中国 (news written in China says "our country").
+A short list, not a thesaurus: a relation it lacks is matched by its own words."""
 
 
 _ORDINAL = re.compile(
@@ -509,8 +522,8 @@ def ordinals_held(question: str, folded: str) -> bool:
     return True
 
 
-def _same(term: str) -> tuple[str, ...]:
-    """The other words for a relation term (`EQUIVALENT_WORDS`), by its stem."""
+def equivalents(term: str) -> tuple[str, ...]:
+    """The other words for a relation term (举行 for 举办, `EQUIVALENT_WORDS`), by its stem."""
     for words in EQUIVALENT_WORDS:
         if any(stem(term) == stem(w) for w in words):
             return tuple(w for w in words if stem(w) != stem(term))
@@ -519,7 +532,7 @@ def _same(term: str) -> tuple[str, ...]:
 
 def with_equivalents(stems: set[str]) -> set[str]:
     """Stems and the stems of their other words (`EQUIVALENT_WORDS`): born covers birthplace."""
-    return stems | {stem(w) for t in stems for w in _same(t)}
+    return stems | {stem(w) for t in stems for w in equivalents(t)}
 
 
 def _longest_part(term: str, text: str) -> int:
