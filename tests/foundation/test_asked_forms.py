@@ -127,3 +127,24 @@ def test_a_sentence_about_the_other_event_does_not_answer() -> None:
         answering("2022年女籃世界盃中國女籃成績", "", "中國男籃在2022年男籃世界盃獲得亞軍。")
         is None
     )
+
+
+def test_another_place_s_figure_does_not_answer():
+    # 越南GDP is Vietnam's; 我国 is what news written in China calls it.
+    question = "2031年一季度中国GDP增长率"
+    assert answering(question, "", "2031年第一季度，越南GDP增长率为3.3%。") is None
+    for text in (
+        "2031年一季度，我国GDP增长率为4.5%。",
+        "2031年一季度，中国GDP增长率为4.5%，高于越南。",
+    ):
+        found = answering(question, "", text)
+        assert found is not None and found.filler == "4.5%", text
+
+
+def test_a_dateline_dates_the_report_not_the_event():
+    question = "鹤城市长访问云港的时间？"
+    briefing = "新华社云港4月3日电 发言人3日在记者会上介绍了鹤城市长访问云港的安排。"
+    assert answering(question, "", briefing) is None
+    visit = "新华社云港4月3日电 鹤城市长将于4月5日访问云港。"
+    found = answering(question, "", visit)
+    assert found is not None and found.filler == "4月5日"

@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
-from treerag.reasoning.contrast import other_side
+from treerag.reasoning.contrast import other_place, other_side
 from treerag.reasoning.fillers import TITLED, candidates, common_word
 from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.lifespan import spelled
@@ -55,6 +55,8 @@ from treerag.reasoning.span_bound import bounded
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import DATING_YEAR
 
+_OWN_COUNTRY = ("我国", "全国", "国内")
+"""What news written in China calls it (`EQUIVALENT_WORDS` pairs 我国 with 中国)."""
 _POSSESSIVE_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
     r"(?:his|her|its|their)\b|^[^。！？]{0,12}?[他她它]的",
@@ -308,6 +310,9 @@ def _answers(
     han = bool(HAN_CHAR.search(reading.folded))
     if han and other_side((*reading.candidates, *reading.entities), folded):
         return None  # "…女单冠军" for "…男单冠军": another event (`contrast`)
+    own = _OWN_COUNTRY if "中国" in reading.folded else ()
+    if han and other_place(reading.folded, folded, own):
+        return None  # "越南GDP增长率" for "中国GDP增长率": another place's figure
     options = tuple(candidates(reading, said, led))
     # The question's year ("2022年", the edition's "2023春节档") is checked in the chunk
     # (`_numbers_held`) and dates the sentence (`_other_year`): no relation it must repeat.

@@ -1,9 +1,12 @@
-"""A sentence about the other side of what a Chinese question names: 女单 for 男单.
+"""A sentence about the other side of what a Chinese question names: 女单 for 男单, 越南 for 中国.
 
 "2022年WTT世界杯决赛男单冠军" is not answered by "…孙颖莎夺得女单冠军": the men's and the
 women's events are two events, and a sentence that says the other one (and not the asked
 one) is about it, however much of the rest of the question it holds. Chinese marks the side
 with the first character of the term: 男单 / 女单, 男子 / 女子, 男篮 / 女篮, 男足 / 女足.
+
+The same holds for the place that owns a figure: "2023年第一季度，越南GDP增长率为3.3%" is
+Vietnam's growth, not the 中国GDP增长率 asked (`other_place`).
 """
 
 from __future__ import annotations
@@ -25,5 +28,35 @@ def other_side(terms: Iterable[str], folded: str) -> bool:
         side = term[at : at + 2]
         flipped = _SIDES[side[0]] + side[1]
         if flipped in folded and side not in folded:
+            return True
+    return False
+
+
+def _owned(folded: str) -> dict[str, str]:
+    """Each word of a folded text that a place name right before it owns: {"gdp": "中国"}."""
+    from treerag.segment import tokens, word_tag
+
+    words = [w for w, _, _ in tokens(folded) if w.strip()]
+    return {
+        word: before
+        for before, word in zip(words, words[1:], strict=False)
+        if word_tag(before).startswith("ns") and not word_tag(word).startswith("ns")
+    }
+
+
+def other_place(question: str, folded: str, own: Iterable[str] = ()) -> bool:
+    """Whether a folded sentence gives another place's figure than the folded question's.
+
+    A word the question's place owns ("中国GDP") owned in the sentence by another place
+    ("越南GDP"), the question's place (or one of `own`, its other words: 我国 for 中国)
+    named nowhere in the sentence.
+    """
+    asked = _owned(question)
+    if not asked:
+        return False
+    said = _owned(folded)
+    for word, place in asked.items():
+        other = said.get(word)
+        if other and other != place and not any(p in folded for p in (place, *own)):
             return True
     return False

@@ -154,6 +154,11 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         )
         months = [m for m in MONTH.finditer(folded) if m.start() not in inside]
         dated = [m for m in dated if not _names_edition(reading, folded, m)]
+        # "新华社北京4月3日电": the day of the report, not of what it reports; nor is the
+        # day it repeats ("…电 外交部发言人毛宁3日在例行记者会上…": the briefing's day).
+        lines = [m for m in dated if _DATELINE_END.match(folded, m.end())]
+        days = {re.sub(r".*月", "", m.group()).strip() for m in lines}
+        dated = [m for m in dated if m not in lines and m.group().strip() not in days]
         said = [*CENTURY.finditer(folded), *dated, *months]
         cased = fold_cased(sentence)  # "15 June 1824" as written, where the fold keeps length
         same = len(cased) == len(folded)
@@ -267,6 +272,8 @@ _LABEL_AFTER = re.compile(r"\s*[：:]")
 """What follows a label: "原标题：", "正文："."""
 _DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日电")
 """What follows an agency's dateline: "中新社多哈12月1日电"."""
+_DATELINE_END = re.compile(r"\s*电(?![视影话脑力池网商子动站梯器缆线厂费价量压流源车竞])")
+"""The 电 that closes an agency's dateline after its date ("4月3日电"), not 电视 or 电影."""
 _BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
 """What comes before a byline's name: "（记者王茜）"."""
 _SOURCE = re.compile(r"据[^,，。；;！？!?]{1,24}?(?:报道|报导|消息|披露|援引)")
