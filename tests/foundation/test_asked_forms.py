@@ -148,3 +148,11 @@ def test_a_dateline_dates_the_report_not_the_event():
     visit = "新华社云港4月3日电 鹤城市长将于4月5日访问云港。"
     found = answering(question, "", visit)
     assert found is not None and found.filler == "4月5日"
+
+
+def test_a_person_run_together_with_what_he_did_is_the_person():
+    # jieba runs 沈秋禾 (a name) and 祭祖 together; with no relation left, 祭祖 is it.
+    reading = read_question("沈秋禾祭祖时间")
+    assert reading.entities == ("沈秋禾",) and reading.relation == ("祭祖",)
+    found = answering("沈秋禾祭祖时间", "", "沈秋禾将于3月27日至4月7日赴青州祭祖、参访。")
+    assert found is not None and found.filler == "3月27日"

@@ -56,7 +56,7 @@ from treerag.text import (
     han_count,
     proper_names,
 )
-from treerag.text.names import NAME_GLUE
+from treerag.text.names import NAME_FLAGS, NAME_GLUE
 
 RELATION_SHARE = 0.75
 """Share of the relation a sentence must hold to answer: all of up to three Latin terms,
@@ -204,6 +204,12 @@ def read_question(question: str) -> QuestionReading:
     head = _head(folded, cased)
     candidates = _relation_terms(folded, head, modifier)
     relation = tuple(t for t in candidates if t not in named_terms)
+    if not relation and any(_person_of(n) for n in found):
+        # "马英九祭祖时间": jieba runs the person and what he did together; with nothing
+        # else to say, the rest is the relation, the person the name.
+        found = tuple(dict.fromkeys(_person_of(n) or n for n in found))
+        named_terms = {t for n in found for t in content_terms(n)}
+        relation = tuple(t for t in candidates if t not in named_terms)
     kind = slot(question)
     return QuestionReading(
         folded=folded,
@@ -223,6 +229,24 @@ _AUXILIARY = re.compile(
     r"\s*(?:[a-z\-]+\s+){0,2}(?:is|are|was|were|did|does|do|has|have|had|will|can)\b"
 )
 """An auxiliary right after the question word (and its noun): "Where was…", "What year did…"."""
+
+
+def _person_of(name: str) -> str:
+    """The person's name a Chinese name opens with when common words follow it, else "".
+
+    "马英九祭祖" (马英九 tagged nr, then 祭祖): 马英九; "马英九基金会" too, so it is asked
+    only where the question has no relation of its own (`read_question`).
+    """
+    from treerag.segment import tag
+
+    if not HAN_CHAR.search(name):
+        return ""
+    pairs = list(tag(name))  # jieba's tagger: a name it does not know is tagged nr too
+    if len(pairs) < 2 or not pairs[0][1].startswith("nr"):
+        return ""
+    if any(f in NAME_FLAGS or not f.startswith(("n", "v")) for _, f in pairs[1:]):
+        return ""  # another name goes on with the name
+    return canonical(pairs[0][0])
 
 
 def _without_asking_end(name: str) -> str:
