@@ -156,3 +156,19 @@ def test_a_person_run_together_with_what_he_did_is_the_person():
     assert reading.entities == ("沈秋禾",) and reading.relation == ("祭祖",)
     found = answering("沈秋禾祭祖时间", "", "沈秋禾将于3月27日至4月7日赴青州祭祖、参访。")
     assert found is not None and found.filler == "3月27日"
+
+
+def test_an_amount_is_not_a_count_a_unit_or_another_noun_s_value():
+    # Made-up statistics office release: the total is asked, not the provinces counted, the
+    # sown area (and its restatement in another unit) or the yield per hectare.
+    question = "2031年全国茶叶产量"
+    listed = (
+        "根据对全国31个省的统计调查，2031年全国茶叶种植面积、单位面积产量和总产量"
+        "分别为3000.3千公顷、1992.2公斤/公顷和597.7万吨。"
+    )
+    found = answering(question, "", listed)
+    assert found is not None and found.candidates == ("597.7",), found
+    area = "2031年，全国茶叶种植面积3000.3千公顷（4500.4万亩），单位面积产量1992.2公斤/公顷。"
+    assert answering(question, "", area) is None
+    found = answering(question, "", "2031年全国茶叶总产量597.7万吨，比上年增加24.6万吨。")
+    assert found is not None and found.filler == "597.7"

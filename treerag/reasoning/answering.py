@@ -339,8 +339,11 @@ def _answers(
     # the relation but the kind word (类型, never said by a definition) is still needed.
     if not kind_named and not kind_asked and not _asks(reading, folded):
         return None  # it must say what is asked ("directed", not only "made his debut")
-    if bounded(reading.asked, reading.folded, folded):
-        return None  # "首日票房冠军" for the season's champion, "发布两周内" (`span_bound`)
+    number = reading.kind == "number"
+    asked_words = reading.relation if number and not reading.asked else (reading.asked,)
+    if any(bounded(word, reading.folded, folded) for word in asked_words):
+        # "首日票房冠军" for the season's champion, "发布两周内", "单位面积产量" (`span_bound`)
+        return None
     # A quantity is the easiest thing to find in the wrong sentence: it needs the whole
     # relation ("销量同比增长" is not "营业收入同比增长").
     needed = 0.0 if kind_named else 1.0 if reading.kind == "number" else RELATION_SHARE

@@ -2,8 +2,10 @@
 
 Two ways a sentence holds the asked word and still says something else:
 
-- a title held over a shorter span: "《流浪地球2》成为春节档新片上映首日票房冠军" is the
-  first day's box-office champion, not the champion of the season "春节档票房冠军" asks for;
+- a title or a figure held over a shorter span or a unit: "《流浪地球2》成为春节档新片上映
+  首日票房冠军" is the first day's box-office champion, not the champion of the season
+  "春节档票房冠军" asks for; "全国棉花单位面积产量1992.2公斤/公顷" is a yield per hectare,
+  not the 棉花产量 asked;
 - a time counted from the asked event: "在2022年12月12日，即ChatGPT发布两周内" dates a day
   within two weeks after the release, not the release.
 
@@ -17,8 +19,12 @@ import re
 
 from treerag.text import HAN_CHAR
 
-_SPAN_BEFORE = re.compile(r"(?:首日|单日|当日|首周末?|单周|首映日?|预售|首周)$")
-"""A span right before a title: 首日票房冠军, 单日票房冠军, 首周末…."""
+_SPAN_BEFORE = re.compile(
+    r"(?:首日|单日|当日|首周末?|单周|首映日?|预售"
+    r"|单位面积|人均|户均|日均|月均|亩均|平均|每日|每天|每亩)$"
+)
+"""A span or a unit right before the asked word: 首日票房冠军, 单位面积产量, 人均GDP (a figure
+per unit is not the total asked for)."""
 _COUNT = r"[\d一二两三四五六七八九十百几数半]+"
 _SPAN_AFTER = re.compile(
     rf"\s*(?:的)?\s*{_COUNT}\s*(?:个)?\s*(?:天|日|周|星期|个月|月|年|小时)\s*"
@@ -36,7 +42,7 @@ def bounded(asked: str, question: str, folded: str) -> bool:
     `asked` is the question's asked word (`QuestionReading.asked`), `question` the folded
     question; False when the sentence holds the word unbounded once, or not at all.
     """
-    if not asked or not HAN_CHAR.search(asked):
+    if not asked or not HAN_CHAR.search(folded):
         return False
     at = [m.start() for m in re.finditer(re.escape(asked), folded)]
     if not at:
