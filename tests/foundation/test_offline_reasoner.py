@@ -320,3 +320,18 @@ def test_a_clause_before_a_question_mark_states_and_chinese_sentences_end_at_the
     text = '最大的模型突破了50%的大关（见图 "更好吗？"）。 资料来源：文献2.'
     assert sentences(text) == ['最大的模型突破了50%的大关（见图 "更好吗？"）。', "资料来源：文献2."]
     assert sentences("Giuliani (; born 1944) is a man.") == ["Giuliani (; born 1944) is a man."]
+
+
+async def test_a_sentence_two_chunks_hold_is_quoted_once(reasoner):
+    # Two copies of one report, differing only in whitespace: the answer is said once.
+    copy = "规模投入要保持 \u3000\u3000科技部数据显示，2031年鹤城研发经费投入达3087亿元。"
+    evidence = [
+        EvidenceItem(n, str(n), "", f"report{n}.txt", text, 2)
+        for n, text in ((1, copy), (2, copy.replace(" ", "  ")))
+    ]
+    question = "2031年鹤城研发经费投入是多少"
+    for text in (
+        reasoner.compose(question, evidence),
+        await reasoner.answer(question, evidence, ""),
+    ):
+        assert text.count("3087亿元") == 1 and "[1]" in text and "[2]" not in text, text

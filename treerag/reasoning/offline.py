@@ -65,7 +65,7 @@ from treerag.reasoning.reading import (
     with_equivalents,
 )
 from treerag.reasoning.streaming import TextStreamModel
-from treerag.reasoning.text import content_terms
+from treerag.reasoning.text import content_terms, squash
 from treerag.reasoning.wording import (
     framed,
     in_script,
@@ -154,6 +154,22 @@ def _followup(question: str, f: Features) -> str:
 WALK_IN_CHUNK = 2
 """Links of a chain beyond the first that one chunk may hold (a person, the town of their
 birth, the river of that town: `OfflineReasoner._asked`)."""
+
+
+def distinct(quotes: Sequence[Quote]) -> list[Quote]:
+    """Each sentence once, quoted at the first chunk that holds it.
+
+    Two chunks can hold copies of one sentence that differ only in whitespace ("规模投入要保持
+    科技部…"): the second copy would repeat the answer as padding.
+    """
+    seen: set[str] = set()
+    out = []
+    for quote in quotes:
+        key = squash(quote.text)
+        if key not in seen:
+            seen.add(key)
+            out.append(quote)
+    return out
 
 
 def spoken(quote: Quote, question: str) -> str:
@@ -401,7 +417,9 @@ class OfflineReasoner:
         head = label(question, documents)
         pieces = [head]
         await self._stream.ainvoke([HumanMessage(content=head)])
-        quotes = list(chain) or await asyncio.to_thread(self._fallback, question, evidence)
+        quotes = distinct(
+            list(chain) or await asyncio.to_thread(self._fallback, question, evidence)
+        )
         marks = MarkNumbers(item.n for item in evidence)  # streamed as `answer_question` shows it
         said = [f" {spoken(q, question)} [{q.n}]" for q in quotes]
         said = said or [f" {not_found(question, documents)}"]
@@ -414,7 +432,7 @@ class OfflineReasoner:
 
     def compose(self, question: str, evidence: list[EvidenceItem]) -> str:
         """The whole answer at once, as `answer` streams it (chain first, else the fallback)."""
-        quotes = compose_chain(question, evidence) or self._fallback(question, evidence)
+        quotes = distinct(compose_chain(question, evidence) or self._fallback(question, evidence))
         body = " ".join(f"{spoken(q, question)} [{q.n}]" for q in quotes)
         documents = "".join(item.text for item in evidence)
         return f"{label(question, documents)} {body or not_found(question, documents)}"
