@@ -94,7 +94,7 @@ def chain(question: str, evidence: Sequence[EvidenceItem]) -> list[Quote]:
         answer = list(item.chain) or _held_answer(item, useful) or _completed(item, useful)
         if answer:
             tie = bridge_sentence(question, item)
-            return _unique([*answer, *([Quote(item.n, tie)] if tie else [])])
+            return distinct([*answer, *([Quote(item.n, tie)] if tie else [])])
     return across(question, useful) or sides(question, own)
 
 
@@ -305,7 +305,7 @@ def _completed(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Qu
             found = answering(sub.asked, other.title, other.text)
             if found is not None:
                 tie = bridge_sentence(partial.followup, replace(sub, followup=sub.asked))
-                return _unique(
+                return distinct(
                     [*answer_quotes(other.n, found), *([Quote(sub.n, tie)] if tie else [])]
                 )
     return []
@@ -342,13 +342,18 @@ def bridge_sentence(question: str, item: EvidenceItem) -> str:
     return max(said, key=lambda s: (about(s), relation_share(reading, fold(s))))
 
 
-def _unique(quotes: list[Quote]) -> list[Quote]:
-    """Each sentence once, in order."""
+def distinct(quotes: Sequence[Quote]) -> list[Quote]:
+    """Each sentence once, in order, quoted at the first chunk that holds it.
+
+    Two chunks can hold copies of one sentence that differ only in whitespace ("规模投入要保持
+    科技部…"): the second copy would repeat the answer as padding.
+    """
     seen: set[str] = set()
     out = []
     for quote in quotes:
-        if quote.text and quote.text not in seen:
-            seen.add(quote.text)
+        key = squash(quote.text)
+        if key and key not in seen:
+            seen.add(key)
             out.append(quote)
     return out
 

@@ -43,7 +43,7 @@ from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recu
 from treerag.reasoning.bridging import bridge, type_word
 from treerag.reasoning.bridging import followup as build_followup
 from treerag.reasoning.compose import chain as compose_chain
-from treerag.reasoning.compose import held_chain, held_sides
+from treerag.reasoning.compose import distinct, held_chain, held_sides
 from treerag.reasoning.coreference import referent, resolve_pronoun
 from treerag.reasoning.fallback import Ranked, pick, rank
 from treerag.reasoning.judge_cache import rules_version
@@ -65,7 +65,7 @@ from treerag.reasoning.reading import (
     with_equivalents,
 )
 from treerag.reasoning.streaming import TextStreamModel
-from treerag.reasoning.text import content_terms, squash
+from treerag.reasoning.text import content_terms
 from treerag.reasoning.wording import (
     framed,
     in_script,
@@ -154,22 +154,6 @@ def _followup(question: str, f: Features) -> str:
 WALK_IN_CHUNK = 2
 """Links of a chain beyond the first that one chunk may hold (a person, the town of their
 birth, the river of that town: `OfflineReasoner._asked`)."""
-
-
-def distinct(quotes: Sequence[Quote]) -> list[Quote]:
-    """Each sentence once, quoted at the first chunk that holds it.
-
-    Two chunks can hold copies of one sentence that differ only in whitespace ("规模投入要保持
-    科技部…"): the second copy would repeat the answer as padding.
-    """
-    seen: set[str] = set()
-    out = []
-    for quote in quotes:
-        key = squash(quote.text)
-        if key not in seen:
-            seen.add(key)
-            out.append(quote)
-    return out
 
 
 def spoken(quote: Quote, question: str) -> str:

@@ -15,6 +15,7 @@ from treerag.reasoning.respective import respective
 from treerag.reasoning.span_bound import bounded
 from treerag.text import HAN, HAN_CHAR
 from treerag.text.figures import CLASSIFIERS, DATE_PART, QUANTITY
+from treerag.text.names import NAME_FLAGS
 
 _COUNT_ASKED = re.compile(rf"(?:多少|几)[{CLASSIFIERS}]?([{HAN}]{{1,6}}?)(?:[?？。,，的]|$)")
 """A Chinese count question's counted noun: 本科生 of "录取了多少名本科生", 国家 of "几个国家"."""
@@ -48,7 +49,7 @@ def quantities(reading: QuestionReading, folded: str) -> list[str]:
         for m in QUANTITY.finditer(folded)
         if m.group() not in asked
         and m.start() not in in_dates
-        and not _counts_another(folded, m.end(), counted, han)
+        and not _counts_another(folded, m.end(), counted, han if amount else "")
         and not (amount and _labelled_another(folded, m.start(), reading.relation))
     ]
     if han:
@@ -76,7 +77,7 @@ def _labelled_another(folded: str, start: int, relation: tuple[str, ...]) -> boo
     if not pairs:
         return False
     word, flag = pairs[-1]
-    if not flag.startswith("n") or flag.startswith(("nr", "ns", "nt", "nz")) or len(word) < 2:
+    if not flag.startswith("n") or flag.startswith(NAME_FLAGS) or len(word) < 2:
         return False  # a verb, a year, a name ("中国4.5%"): no label of its own
     return not any(word in t or t in word for t in relation)
 
@@ -86,20 +87,20 @@ def _names_term(item: str, words: list[str], asked: str) -> bool:
     return any(w in item and not bounded(w, asked, item) for w in words)
 
 
-def _counts_another(folded: str, end: int, counted: str, asked: str = "") -> bool:
+def _counts_another(folded: str, end: int, counted: str, amount: str = "") -> bool:
     """Whether the number ending at `end` counts a noun other than the question's `counted`.
 
     "来自31个省" counts provinces, not the 本科生 of "录取了多少名本科生"; "7436名本科生"
-    and "本科生7436人" (a classifier with no noun after it) count what is asked. A question
-    that asks no count at all ("2022年全国棉花产量", an amount) is not answered by a count
-    of a noun it does not name ("全国31个省").
+    and "本科生7436人" (a classifier with no noun after it) count what is asked. `amount`,
+    a folded question that asks no count at all ("2022年全国棉花产量"), is not answered by a
+    count of a noun it does not name ("全国31个省").
     """
     match = _COUNTED.match(folded, end)
     if match is None:
         return False
     noun = match.group(1)
-    if asked and not _COUNT_WORD.search(asked):
-        return noun[:2] not in asked
+    if amount:
+        return noun[:2] not in amount
     if len(counted) < 2:
         return False  # 多少人, 多少钱: a word too broad to tell one count from another
     return counted[:2] not in noun and noun[:2] not in counted
