@@ -151,7 +151,7 @@ class Context:
     )
     next_k: int = _setting(
         3,
-        "Hybrid hits after top_k that a root run judges when neither its top_k nor the structured finds answer and no partial chunk asks a follow-up (0 = none).",
+        "Hybrid hits after top_k that a root run judges when neither its top_k nor the structured finds answer and no partial chunk asks a follow-up, and as many hits of the question searched without its asking words (时间, date; 0 = none).",
     )
     stores_dir: str = _setting(
         "",

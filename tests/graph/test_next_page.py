@@ -19,7 +19,8 @@ from treerag.eval.runner import run_naive
 from treerag.ingest.indexer import ingest
 from treerag.nodes.answer import build_evidence
 from treerag.nodes.reserve import release_reserve
-from treerag.retrievers.sources import NEXT_PAGE, STRUCTURED, gather
+from treerag.retrievers.sources import NEXT_PAGE, STRUCTURED, HybridSource, gather
+from treerag.retrievers.statement import statement_query
 
 DOCS = {
     **{
@@ -61,6 +62,22 @@ def test_the_next_page_is_held_back_at_the_root_only(corpus):
     assert (root / "h.md").as_posix() in {c["source"] for c in root_pool[3:]}
     assert not any(c.get("reserve") for c in gather(ctx, QUESTION, widen=False))
     assert len(gather(replace(ctx, next_k=0), QUESTION)) == 3
+
+
+def test_the_next_page_also_holds_the_question_searched_without_its_asking_words(corpus):
+    ctx, _ = corpus
+    ctx = replace(ctx, next_k=1)
+    question = "What is the date the Orlen bridge opened?"
+    statement = statement_query(question)
+    assert statement is not None and "date" not in statement
+    pool = gather(ctx, question)
+    top = [c for c in pool if not c.get("reserve")]
+    plain = HybridSource(ctx).find(question, [], (), (), ctx.top_k + 1)[ctx.top_k :]
+    more = HybridSource(ctx).find(statement, top, (), (), 1)
+    expected = list(dict.fromkeys(c["chunk_id"] for c in [*plain, *more]))
+    assert len(expected) == 2  # the statement's best new hit is not the plain next hit
+    assert [c["chunk_id"] for c in pool if c.get("reserve") == NEXT_PAGE] == expected
+    assert [c["rank"] for c in pool] == list(range(1, ctx.top_k + 3))
 
 
 async def test_full_answers_from_below_the_top_k_where_one_retrieval_cannot(corpus, tmp_path):

@@ -9,7 +9,8 @@ structured finds join the run (a `chunks_added` event) and are judged: they are 
 multi-hop question's second hop is. When still nothing answers and no partial chunk asks a
 follow-up, there is no chain to go down, so the search goes wider instead: the next hybrid
 hits are judged (a one-hop question whose answer ranks just below the top_k, which one
-retrieval of top_k never reads). Then the follow-ups are planned.
+retrieval of top_k never reads), with the first hits of the question searched without its
+asking words (`retrievers.statement`). Then the follow-ups are planned.
 """
 
 from __future__ import annotations

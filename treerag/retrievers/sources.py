@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Protocol
 from treerag import data_layout
 from treerag.bounded import BoundedCache
 from treerag.context import Context
+from treerag.retrievers.statement import statement_query
 from treerag.text import has_han
 
 SUBRUN_STRUCTURE_K = 1
@@ -328,10 +329,12 @@ def gather(
             parent's question, a passage about the bridge entity can still answer the
             follow-up about it (a new question, so a new verdict).
         widen: A root run: `top_k` hybrid hits, up to `structure_k` structured finds and
-            the `next_k` hybrid hits after the top_k; otherwise (a sub-run) `subrun_top_k`
-            hits and at most `SUBRUN_STRUCTURE_K` finds: a follow-up is a one-hop question
-            naming the bridge entity, whose document ranks high (BENCHMARKS.md, quality:
-            the sizes measured on hotpotqa_100).
+            the `next_k` hybrid hits after the top_k and the first `next_k` hits of the
+            question searched without its asking words (`statement.statement_query`: a
+            passage that answers seldom holds the 時間 a question asks with); otherwise
+            (a sub-run) `subrun_top_k` hits and at most `SUBRUN_STRUCTURE_K` finds: a
+            follow-up is a one-hop question naming the bridge entity, whose document ranks
+            high (BENCHMARKS.md, quality: the sizes measured on hotpotqa_100).
 
     Returns:
         The candidates, ranked 1.. in that order: the hybrid hits, then the structured
@@ -347,6 +350,11 @@ def gather(
     k = ctx.top_k if widen else ctx.subrun_top_k
     hits = HybridSource(ctx).find(question, [], again, seeds, k + (ctx.next_k if widen else 0))
     pool, further = hits[:k], hits[k:]
+    statement = statement_query(question) if widen and ctx.next_k else None
+    if statement:  # the next page holds the hits of the question without its asking words too
+        paged = {c["chunk_id"] for c in further}
+        more = HybridSource(ctx).find(statement, pool, again, seeds, ctx.next_k)
+        further += [c for c in more if c["chunk_id"] not in paged]
     structured: list[Candidate] = []
     room = ctx.structure_k if widen else min(ctx.structure_k, SUBRUN_STRUCTURE_K)
     sources = structured_sources(ctx)
