@@ -125,12 +125,45 @@ def _cut(segment: str) -> tuple[str, ...]:
 
 
 def tokens(text: str) -> list[str]:
-    """Split into words: jieba for Chinese runs, letters/digits otherwise (original case)."""
+    """Split into words: jieba for Chinese runs, letters/digits otherwise (original case).
+
+    A lone Latin letter written onto a Chinese character is one word with it (`_lettered`):
+    C羅, A股, B站.
+    """
     out: list[str] = []
-    for match in TOKEN.finditer(unicodedata.normalize("NFKC", text)):
+    text = unicodedata.normalize("NFKC", text)
+    for match in TOKEN.finditer(text):
         piece = match.group()
-        out.extend(_cut(piece) if HAN_CHAR.match(piece) else [piece])
+        if HAN_CHAR.match(piece) and out and _lettered(text, match.start(), out[-1], piece):
+            out[-1] += piece[0]
+            piece = piece[1:]
+        if piece:
+            out.extend(_cut(piece) if HAN_CHAR.match(piece) else [piece])
     return out
+
+
+def _lettered(text: str, start: int, before: str, piece: str) -> bool:
+    """Whether a Chinese run at `start` goes on a lone Latin letter written right before it.
+
+    jieba reads "C羅在哪個球隊" as C / 羅在 / …, so no sentence holds the question's "羅在" and
+    none names its C羅. Only where jieba reads the character alone or in a word its
+    dictionary lacks (羅 / 加盟, 羅在); not where it is a function word (方案A和方案B) or
+    opens a word of the dictionary (維生素C可以…), nor after a digit (3D打印).
+    """
+    if len(before) != 1 or not before.isascii() or not before.isalpha():
+        return False
+    if text[start - 1 : start] != before or text[start - 2 : start - 1].isdigit():
+        return False
+    first = _cut(piece)[0]
+    return not is_zh_stop(piece[0]) and (len(first) == 1 or not _known(first))
+
+
+def _known(word: str) -> bool:
+    """Whether jieba's dictionary holds `word` (in Simplified: the dictionary's script)."""
+    from treerag.segment import jieba
+    from treerag.text import to_simplified
+
+    return bool(jieba().dt.FREQ.get(to_simplified(word)))
 
 
 def content_terms(text: str) -> list[str]:
