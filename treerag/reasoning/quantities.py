@@ -52,6 +52,9 @@ def quantities(reading: QuestionReading, folded: str) -> list[str]:
         and not _counts_another(folded, m.end(), counted, han if amount else "")
         and not (amount and _labelled_another(folded, m.start(), reading.relation))
     ]
+    if any(t.endswith("率") for t in reading.relation if HAN_CHAR.search(t)):
+        # A rate (增长率) is a percentage: "284997亿元，同比增长4.5%" gives 4.5%.
+        values = [m for m in values if _PERCENT.search(m.group())] or values
     if han:
         # "播种面积、单位面积产量和总产量分别为…": the value in the asked term's place.
         words = [t for t in reading.relation if HAN_CHAR.search(t)][-1:]
@@ -106,5 +109,7 @@ def _counts_another(folded: str, end: int, counted: str, amount: str = "") -> bo
     return counted[:2] not in noun and noun[:2] not in counted
 
 
+_PERCENT = re.compile(r"[%‰]$")
+"""A percentage (or per mille) candidate."""
 _COUNT_WORD = re.compile(r"多少|几|数量|人数|次数|个数|家数|总数")
 """What a Chinese question that asks a count says: 多少个, 几家, 参赛人数."""

@@ -469,13 +469,31 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
             kept = "".join(ch for ch in term if ch != reading.head)
             if kept:
                 credit = _longest_part(kept, folded) / len(kept)
-                credits.append(max([credit, *(float(w in folded) for w in equivalents(term))]))
+                said = [
+                    *(float(w in folded) for w in equivalents(term)),
+                    float(rate_said(term, folded)),
+                ]
+                credits.append(max([credit, *said]))
         else:
             hit = present(term, folded, stems) or any(
                 present(w, folded, stems) for w in equivalents(term)
             )
             credits.append(float(hit))
     return sum(credits) / len(credits) if credits else 1.0
+
+
+def rate_said(term: str, folded: str) -> bool:
+    """Whether a text says a rate the question names (X率) as X and a percentage.
+
+    "同比增长4.5%" says the 增长率 it is; "出生率为6.77‰" holds the term itself.
+    """
+    if len(term) < 3 or not term.endswith("率"):
+        return False
+    return re.search(re.escape(term[:-1]) + _RATE_VALUE, folded) is not None
+
+
+_RATE_VALUE = r"[了约达为至到]{0,2}\s*-?\d[\d.]*\s*[%‰]"
+"""A percentage (or per mille) right after the verb of a rate: "增长4.5%", "下降了0.3%"."""
 
 
 EQUIVALENT_WORDS = (
