@@ -296,7 +296,7 @@ def test_a_question_in_a_document_is_never_quoted_as_the_answer(reasoner):
 
 
 def test_a_clause_before_a_question_mark_states_and_chinese_sentences_end_at_their_mark():
-    from treerag.reasoning.reading import asks
+    from treerag.reasoning.chunk_reading import asks
 
     assert asks("北京冬奥会口号是如何诞生的？") and asks("Why does the river flood?")
     # Only the last clause asks: the price before it is stated.

@@ -6,7 +6,8 @@ Made-up relay and press reports in both scripts and English (`answering`, `compo
 from treerag.reasoning.answering import answering, answerings
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.compose import chain
-from treerag.reasoning.reading import fold, ordinals_held
+from treerag.reasoning.reading import fold
+from treerag.reasoning.relation_held import ordinals_held
 
 
 def item(n: int, text: str) -> EvidenceItem:

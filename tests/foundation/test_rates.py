@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from treerag.reasoning.answering import answerings
-from treerag.reasoning.reading import rate_said
+from treerag.reasoning.relation_held import rate_said
 
 QUESTION = "2023一季度中國GDP增長率"
 

@@ -3,16 +3,10 @@
 import pytest
 
 from treerag.reasoning.answering import answering
+from treerag.reasoning.chunk_reading import names_kind, statements, subjects
 from treerag.reasoning.fillers import adds_a_name
-from treerag.reasoning.reading import (
-    names_kind,
-    present,
-    read_question,
-    relation_share,
-    statements,
-    subjects,
-    text_stems,
-)
+from treerag.reasoning.reading import read_question
+from treerag.reasoning.relation_held import present, relation_share, text_stems
 
 MARTA = (
     "Marta Lind\n\n"
@@ -299,7 +293,7 @@ def test_verb_forms_are_stemmed_alike_from_many_threads():
     import sys
     import threading
 
-    from treerag.reasoning.reading import inflected
+    from treerag.reasoning.relation_held import inflected
 
     stem = inflected.__wrapped__  # past the cache: every call stems
     words = ["opened", "opening", "empties", "nationalization", "generously", "running"] * 300

@@ -249,7 +249,7 @@ async def test_a_judge_prompt_override_is_not_served_an_old_verdict(make_ctx):
 
 
 async def test_answer_prompt_holds_evidence_and_sub_answers(make_ctx):
-    from treerag.reasoning.reading import statements
+    from treerag.reasoning.chunk_reading import statements
 
     def script(question, title, text):
         if question.startswith("Which passage"):

@@ -84,7 +84,7 @@ def search_command(
 
 def _body(text: str, shown: list[str]) -> str:
     """The chunk's text without its opening title line when the title column already shows it."""
-    from treerag.reasoning.reading import title_line
+    from treerag.reasoning.chunk_reading import title_line
 
     line = title_line(text)
     if line and line in shown:

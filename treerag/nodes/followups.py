@@ -6,7 +6,7 @@ chunks in between:
 1. `stop_reason`: does the level recurse at all (the depth limit, then the reasoner's rules:
    `Reasoner.should_recurse`)?
 2. `followable`: which partial chunks to follow: those about what the question names, when
-   there are such (`reading.names_entity`), never one about a document the run holds
+   there are such (`chunk_reading.names_entity`), never one about a document the run holds
    (`held_bridge`);
 3. `dedupe`: never a follow-up asked on the way here or by a sibling, nor a near-duplicate
    of one, nor of an earlier candidate (`questions.is_new`);
@@ -27,9 +27,9 @@ from typing import Any
 from langgraph.types import Send
 
 from treerag.reasoning.base import Reasoner
+from treerag.reasoning.chunk_reading import names_entity, subjects
 from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import is_new
-from treerag.reasoning.reading import names_entity, subjects
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 Why = dict[str, str]
@@ -76,7 +76,7 @@ def held_bridge(question: str, chunk: ChunkRecord, chunks: Sequence[ChunkRecord]
 
     A follow-up goes after the bridge entity its chunk names; when this run already holds,
     judged useful, the document about that entity (its subject named by the follow-up and
-    not by the question: `reading.subjects`), the sub-run would look for what the run has.
+    not by the question: `chunk_reading.subjects`), the sub-run would look for what the run has.
     The answer then reads the follow-up's answer in the run's own chunks (`build_evidence`).
     """
     followup = chunk.get("followup", "")

@@ -15,7 +15,7 @@ goes on with ("2021年，上海经济总量实现突破。地区生产总值4321
 the entity may also take the rest of the relation from the sentence before it (`_continued`).
 
 An ordinal the question gives (第一棒, the first) must be in the sentence
-(`reading.ordinals_held`). A news text's frame (a label before a colon, a dateline, a
+(`relation_held.ordinals_held`). A news text's frame (a label before a colon, a dateline, a
 byline, 北京时间) is no candidate; a Chinese question for a film, book or song is answered
 by a title in 《》.
 
@@ -30,26 +30,26 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from treerag.reasoning.chunk_reading import (
+    described,
+    names_kind,
+    names_subject,
+    pronoun_led,
+    statements,
+    subjects,
+)
 from treerag.reasoning.contrast import other_place, other_side
 from treerag.reasoning.fillers import TITLED, candidates, common_word
 from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.lifespan import spelled
 from treerag.reasoning.named import names_in
 from treerag.reasoning.placing import asks_placing
-from treerag.reasoning.reading import (
+from treerag.reasoning.reading import QuestionReading, fold, read_question
+from treerag.reasoning.relation_held import (
     RELATION_SHARE,
-    QuestionReading,
-    described,
-    fold,
     has_ordinal,
-    names_kind,
-    names_subject,
     ordinals_held,
-    pronoun_led,
-    read_question,
     relation_share,
-    statements,
-    subjects,
 )
 from treerag.reasoning.span_bound import bounded
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names

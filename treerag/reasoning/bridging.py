@@ -442,7 +442,7 @@ def _names_itself(description: str, question: str) -> bool:
     one with Latin letters or digits (a code, "MU5735"); "新手机" of "发布会的新手机" is read
     as an entity too, and it is what the question asks for.
     """
-    from treerag.reasoning.reading import read_question  # reading imports this module's peers
+    from treerag.reasoning.reading import read_question
 
     if "的" not in description:
         return False

@@ -5,7 +5,7 @@ and asks either
 
 - **whether they share a property**, a yes/no question ("Are X and Y both board games?",
   "X和Y都是桌游吗？"): "Yes" when each side has a sentence holding the property (at least
-  `reading.RELATION_SHARE` of the question's terms outside the sides' names and the
+  `relation_held.RELATION_SHARE` of the question's terms outside the sides' names and the
   comparing words), "No" when a side has none; or
 - **which of them** ("Which band was formed first, X or Y?", "Who is older, X or Y?",
   "X还是Y更早成立？"): by the year each side's sentence gives when the comparing word is
@@ -28,16 +28,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.chunk_reading import names_subject, statements
 from treerag.reasoning.questions import slot
-from treerag.reasoning.reading import (
-    RELATION_SHARE,
-    fold,
-    names_subject,
-    present,
-    read_question,
-    statements,
-    text_stems,
-)
+from treerag.reasoning.reading import fold, read_question
+from treerag.reasoning.relation_held import RELATION_SHARE, present, text_stems
 from treerag.reasoning.text import content_terms, stem
 from treerag.reasoning.wording import script_of_text
 from treerag.text.figures import YEAR

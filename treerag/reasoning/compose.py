@@ -28,7 +28,7 @@ The chain is read from the judged evidence with the judge's own reading rules
    `treerag.reasoning.offline`), and a parent run does not quote it as an answer.
 
 The sentences are quoted as the documents write them (citations stay faithful); title lines
-and headings are never quoted (`reading.statements`).
+and headings are never quoted (`chunk_reading.statements`).
 """
 
 from __future__ import annotations
@@ -40,18 +40,13 @@ from typing import Any
 
 from treerag.reasoning.answering import Answering, answering, answering_across, answerings
 from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.chunk_reading import names_entity, names_subject, statements
 from treerag.reasoning.comparison import decide
 from treerag.reasoning.fillers import personal
 from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import compares
-from treerag.reasoning.reading import (
-    fold,
-    names_entity,
-    names_subject,
-    read_question,
-    relation_share,
-    statements,
-)
+from treerag.reasoning.reading import fold, read_question
+from treerag.reasoning.relation_held import relation_share
 from treerag.reasoning.text import squash
 from treerag.text import HAN_CHAR, canonical, shown_title
 from treerag.text.figures import EDITION_YEAR, WRITTEN_YEAR

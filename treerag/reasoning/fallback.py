@@ -17,18 +17,13 @@ from typing import NamedTuple
 import numpy as np
 
 from treerag.reasoning.base import EvidenceItem, Quote
+from treerag.reasoning.chunk_reading import statements
 from treerag.reasoning.fillers import candidates as answer_candidates
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.named import names_in
 from treerag.reasoning.questions import MEASURE_WORDS, counted, slot, statement
-from treerag.reasoning.reading import (
-    fold,
-    present,
-    read_question,
-    relation_share,
-    statements,
-    text_stems,
-)
+from treerag.reasoning.reading import fold, read_question
+from treerag.reasoning.relation_held import present, relation_share, text_stems
 from treerag.reasoning.text import content_terms, squash, unfootnoted
 from treerag.text import HAN_CHAR, canonical
 
@@ -119,7 +114,7 @@ def rank(
     score is its similarity to the question plus 0.3 x its share of the question's terms;
     a sentence of sub-run evidence scores by its similarity to the follow-up question it
     answered where that is higher. Title lines and headings are left out
-    (`reading.statements`), and so are the documents' own footnote marks.
+    (`chunk_reading.statements`), and so are the documents' own footnote marks.
     """
     candidates: list[tuple[int, str, str]] = []
     for item in evidence:

@@ -18,17 +18,13 @@ import functools
 import re
 
 from treerag.reasoning.called import called, named_noun
+from treerag.reasoning.chunk_reading import names_kind
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.place_slot import located, not_where, place_spans, within
 from treerag.reasoning.placing import asks_placing, placings
 from treerag.reasoning.quantities import quantities
-from treerag.reasoning.reading import (
-    QuestionReading,
-    equivalents,
-    fold,
-    inflected,
-    names_kind,
-)
+from treerag.reasoning.reading import QuestionReading, fold
+from treerag.reasoning.relation_held import equivalents, inflected
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import (

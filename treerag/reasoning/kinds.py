@@ -4,7 +4,7 @@
 the kind, and a defining sentence gives it as the words right before the noun: "…主演的喜剧
 电影" (喜剧), "…编写的网页文字游戏" (网页文字), "Wordle is a web-based word game" ("web-based
 word"). The noun said after them says the relation itself, as a name that says its kind does
-("the Salt River" for "which river": `reading.names_kind`).
+("the Salt River" for "which river": `chunk_reading.names_kind`).
 
 Both are read in the canonical form (`reading.fold`).
 """

@@ -42,6 +42,13 @@ from treerag.reasoning.answering import answering
 from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
 from treerag.reasoning.bridging import bridge, type_word
 from treerag.reasoning.bridging import followup as build_followup
+from treerag.reasoning.chunk_reading import (
+    described,
+    names_kind,
+    names_subject,
+    statements,
+    subjects,
+)
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import distinct, held_chain, held_sides
 from treerag.reasoning.coreference import referent, resolve_pronoun
@@ -50,20 +57,8 @@ from treerag.reasoning.judge_cache import rules_version
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
 from treerag.reasoning.questions import is_new
-from treerag.reasoning.reading import (
-    codes,
-    described,
-    fold,
-    names_kind,
-    names_subject,
-    present,
-    read_question,
-    relation_share,
-    statements,
-    subjects,
-    text_stems,
-    with_equivalents,
-)
+from treerag.reasoning.reading import codes, fold, read_question
+from treerag.reasoning.relation_held import present, relation_share, text_stems, with_equivalents
 from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.text import content_terms
 from treerag.reasoning.wording import (
@@ -168,7 +163,7 @@ class Features:
     terms: list[str]
     found: list[str]
     chunk_terms: set[str]
-    """Stems of the chunk's content terms, in the canonical form (`reading.text_stems`)."""
+    """Stems of the chunk's content terms, in the canonical form (`relation_held.text_stems`)."""
     coverage: float
     similarity: float
     kind: str
@@ -179,7 +174,7 @@ class Features:
     named: str = ""
     """The entity the question names that the chunk is about or names (`named_entity`)."""
     subject: str = ""
-    """What the chunk is about: its document's title or title line (`reading.subjects`)."""
+    """What the chunk is about: its document's title or title line (`chunk_reading.subjects`)."""
     answer: str = ""
     """The sentence that answers the question (`answering.answering`), "" when none does."""
 
@@ -187,7 +182,7 @@ class Features:
 def named_entity(question: str, title: str, text: str) -> str:
     """The entity the question names that the chunk is about or names, "" when none.
 
-    The chunk's subject (its title or its opening title line, `reading.names_subject`); for
+    The chunk's subject (its title or its opening title line, `chunk_reading.names_subject`); for
     a Chinese question also a proper name of it (a person / place / organisation jieba tags,
     a capitalised run of words) that the chunk's text holds, since Chinese has no similarity
     signal to go on with the bundled English-only embedder that judges; compared in the

@@ -1,49 +1,32 @@
-"""How the offline judge reads a question and a chunk: as a reader does.
+"""How the offline judge reads a question: as a reader does.
 
 - **One canonical form.** Question and chunk are compared after NFKC (full/half width), case
   folding and Traditional → Simplified (OpenCC t2s), before any segmentation: a question in
   either script reads a document in either, and jieba segments both alike.
-- **A term is present** in a text when its canonical form is: a Chinese term as a substring
-  (segmentation-free: 开始 and 动工 are in 开始动工兴建), a Latin word by its first six
-  letters (`text.stem`: founder / founded).
-- **A sentence belongs to its document.** Once a chunk names an entity, a sentence that
-  refers to it by its last word ("the lighthouse", "Varga") is about it. A chunk's subject
-  is its document's title (without
-  a disambiguator such as "(film)") and, where the document opens with a title line, that
-  line ("Ilse Varga" above a file titled `ilse_varga`). When the question names the subject,
-  every sentence of the chunk is about the question's entity; a sentence that opens with a
-  pronoun ("She was born…", "他出生在…") has the subject for its subject, which can be
-  what the question asks for ("In 1931 he founded the Orsk Press" in Pavel Orsk's document
-  answers "Who founded the Orsk Press?").
 - **The relation** is the question's content terms outside the names it gives, the noun of
   "which X" (and the word that qualifies it, "Australian" of "what Australian city", which
   is no name either) and the words that only say what kind of answer is wanted (时间, year): "born",
   "flows". Each term counts one; a Chinese term is credited with the share of it that the
-  text holds as one run of characters (segmentation-free: 出生 in 出生于; half of 动工 in
-  动身; only half of 出生 from 出身 and 学生 apart).
+  text holds as one run of characters (`relation_held`).
 
-Which sentence answers a question is read with these rules in `treerag.reasoning.answering`.
+How much of the relation a text holds is read in `treerag.reasoning.relation_held`, what a
+chunk is about and which of its sentences state something in `treerag.reasoning.chunk_reading`;
+which sentence answers a question, with these rules, in `treerag.reasoning.answering`.
 """
 
 from __future__ import annotations
 
 import re
-import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
 
-from treerag.reasoning.named import MIN_NAME_CHARS, names_in, names_title, title_of
+from treerag.reasoning.named import MIN_NAME_CHARS
 from treerag.reasoning.placing import PLACING_WORDS
 from treerag.reasoning.questions import asked_noun_span, asks_several, proper, slot
 from treerag.reasoning.text import (
-    blocks,
     content_terms,
-    sentences,
     stem,
-    unfootnoted,
-    unpossessed,
 )
 from treerag.text import (
     EN_STOP,
@@ -53,22 +36,10 @@ from treerag.text import (
     canonical,
     fold,
     fold_cased,
-    han_count,
     proper_names,
 )
 from treerag.text.names import NAME_FLAGS, NAME_GLUE
 
-RELATION_SHARE = 0.75
-"""Share of the relation a sentence must hold to answer: all of up to three Latin terms,
-three of four. Not fitted on a data set: it is the share at which one paraphrased word is
-forgiven in a question of four relation words or more, and none in a shorter one."""
-
-_PRONOUN_LEAD = re.compile(
-    r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
-    r"(?:he|she|it|they|his|her|its|their)\b|^[^。！？]{0,12}?[他她它](?!们)|^\W*其",
-    re.IGNORECASE,
-)
-"""A sentence whose subject is a pronoun: "She was born…", "In 1931 he founded…", "他于…"."""
 ANSWER_KIND_WORDS = frozenset(
     """
     时间 日期 时候 哪天 何时 人数 数量 多少 名字 名称 地点 地方 哪里 什么 哪个 哪位 哪家
@@ -403,288 +374,3 @@ def _verb_at(folded: str, at: int) -> bool:
 
     words = tokens(folded[at:])
     return bool(words) and word_tag(words[0][0]).startswith("v")
-
-
-def present(term: str, folded: str, stems: set[str]) -> bool:
-    """Whether a canonical term is in a canonical text (Chinese as a substring; rules above).
-
-    A Latin term is there when a word of the text has its stem (`stem`: the first letters,
-    director / directed), or is a verb's inflected form of it (`inflected`: open / opened).
-    """
-    if HAN_CHAR.search(term):
-        return term in folded
-    # As written ("merchants'" of "the Merchants' Hall"), or a name without its possessive.
-    return any(stem(t) in stems or inflected(t) in stems for t in {term, unpossessed(term)})
-
-
-def text_stems(folded: str) -> set[str]:
-    """The stems of a canonical text's content terms (what `present` looks Latin words up in)."""
-    terms = content_terms(folded)
-    return {stem(t) for t in terms} | {inflected(t) for t in terms if _VERB_FORM.search(t)}
-
-
-_VERB_FORM = re.compile(r"[a-z]{3}(?:ed|ing)$|[a-z]{2}[^aeiou]ies$")
-"""A text word in a verb's past, -ing or -ies form: "opened", "opening", "empties" (for
-"empty", which the prefix misses; a plural in -ies, "cities", is its noun's too). Not a
-plural in -s: "demons" is no "demon" a question relates by, and "United States" says no
-"state"."""
-
-
-@lru_cache(maxsize=65536)
-def inflected(term: str) -> str:
-    """A Latin word's Snowball stem, marked apart from `stem`'s keys: "~open" for "opened".
-
-    The first six letters (`stem`) miss a short verb's past and -ing forms ("open" is not the
-    "opened" of "opened"); the Snowball English stemmer (Porter, "Snowball: A language for
-    stemming algorithms", 2001) removes them. Kept beside the prefix, not instead of it, so
-    that every match the prefix made stands ("founder" / "founded"); a text word gets this key
-    only in a verb form (`_VERB_FORM`), since plurals matched relation words inside names.
-    """
-    if not (term.isascii() and term.isalpha()):
-        return term
-    return "~" + _english_stemmer().stemWord(term)
-
-
-_STEMMERS = threading.local()
-"""One Snowball stemmer per thread: a stemmer keeps the word it works on in its own fields,
-so two threads sharing one (the offline judges run in worker threads) corrupt each other's
-word ("IndexError: string index out of range" from `stemWord`)."""
-
-
-def _english_stemmer() -> Any:
-    stemmer = getattr(_STEMMERS, "english", None)
-    if stemmer is None:
-        import snowballstemmer
-
-        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
-    return stemmer
-
-
-def relation_share(reading: QuestionReading, folded: str) -> float:
-    """The share of the question's relation a canonical text holds (1.0 when there is none)."""
-    credits: list[float] = []
-    stems = text_stems(folded)
-    for term in reading.relation:
-        if HAN_CHAR.search(term):
-            kept = "".join(ch for ch in term if ch != reading.head)
-            if kept:
-                credit = _longest_part(kept, folded) / len(kept)
-                said = [
-                    *(float(w in folded) for w in equivalents(term)),
-                    float(rate_said(term, folded)),
-                ]
-                credits.append(max([credit, *said]))
-        else:
-            hit = present(term, folded, stems) or any(
-                present(w, folded, stems) for w in equivalents(term)
-            )
-            credits.append(float(hit))
-    return sum(credits) / len(credits) if credits else 1.0
-
-
-def rate_said(term: str, folded: str) -> bool:
-    """Whether a text says a rate the question names (X率) as X and a percentage.
-
-    "同比增长4.5%" says the 增长率 it is; "出生率为6.77‰" holds the term itself.
-    """
-    if len(term) < 3 or not term.endswith("率"):
-        return False
-    return re.search(re.escape(term[:-1]) + _RATE_VALUE, folded) is not None
-
-
-_RATE_VALUE = r"[了约达为至到]{0,2}\s*-?\d[\d.]*\s*[%‰]"
-"""A percentage (or per mille) right after the verb of a rate: "增长4.5%", "下降了0.3%"."""
-
-
-EQUIVALENT_WORDS = (
-    ("出生", "生于", "诞生", "生在"),
-    ("我国", "中国", "全国"),
-    ("位于", "坐落", "地处", "位在"),
-    ("创办", "创立", "创建", "建立", "成立", "开办", "创设", "创始"),
-    ("举办", "举行"),
-    ("born", "birth", "birthplace"),
-    ("die", "died", "death"),
-    ("founded", "founder", "established", "establish"),
-)
-"""Words a question and a document use for the same relation (出生 / 生于, born /
-birthplace): the commonest paraphrases of the relations questions ask most (birth, death,
-place, founding, an event held), and 我国 for 中国 (news written in China says "our country").
-A short list, not a thesaurus: a relation it lacks is matched by its own words."""
-
-
-_ORDINAL = re.compile(
-    r"第[一二三四五六七八九十\d]+"
-    r"|\b(?:first|second|third|fourth|fifth|last|final|\d+(?:st|nd|rd|th))\b"
-    r"(?!\s+(?:name|names|half|halves|score|time|round|person))"
-)
-"""An ordinal of a canonical question: 第一棒, 第31任, the first, the 2nd (not "last name",
-"second half": a phrase, not a rank)."""
-_FIRST = re.compile(r"第一|第1(?!\d)|(?<![一两几每这那])首(?=[位任个棒批届枚座家部款场次架艘颗])")
-"""How a Chinese text says "the first" besides 第一: 首位, 首任, 首次 (not 一首名为)."""
-_EN_ORDINALS = {"first": "1st", "second": "2nd", "third": "3rd", "fourth": "4th", "fifth": "5th"}
-_ZH_DIGITS = "零一二三四五六七八九"
-
-
-def _ordinal_number(word: str) -> str:
-    """An ordinal's number as digits where it has one: 第十一 -> 第11, second -> 2nd."""
-    if word in _EN_ORDINALS:
-        return _EN_ORDINALS[word]
-    han = word[1:] if word.startswith("第") else ""
-    if not han or not all(ch in _ZH_DIGITS or ch == "十" for ch in han):
-        return word
-    tens, _, ones = han.rpartition("十")
-    if "十" not in han:
-        return f"第{''.join(str(_ZH_DIGITS.index(ch)) for ch in han)}"
-    value = (_ZH_DIGITS.index(tens) if tens else 1) * 10 + (_ZH_DIGITS.index(ones) if ones else 0)
-    return f"第{value}"
-
-
-def has_ordinal(folded: str) -> bool:
-    """Whether a canonical text says an ordinal (`ordinals_held`)."""
-    return bool(_ORDINAL.search(folded) or _FIRST.search(folded))
-
-
-def ordinals_held(question: str, folded: str) -> bool:
-    """Whether a canonical text holds every ordinal of the canonical question.
-
-    An ordinal picks one of many ("第一棒火炬手" is one torch bearer, not any of them; "the
-    first president"): unlike the other relation words, whose one paraphrase `RELATION_SHARE`
-    forgives, a sentence without it answers another question. Digits and words are one
-    ordinal (第十一 / 第11, second / 2nd); 第一 is also said 首 before a measure word (首任,
-    首次). The caller leaves the question's names out ("First Republic Bank", 第一次世界大战
-    as a document's title).
-    """
-    said = {_ordinal_number(m.group()) for m in _ORDINAL.finditer(folded)}
-    for m in _ORDINAL.finditer(question):
-        number = _ordinal_number(m.group())
-        if number in ("第1", "1st") and (_FIRST.search(folded) or "第1" in said or "1st" in said):
-            continue
-        if number not in said:
-            return False
-    return True
-
-
-def equivalents(term: str) -> tuple[str, ...]:
-    """The other words for a relation term (举行 for 举办, `EQUIVALENT_WORDS`), by its stem."""
-    for words in EQUIVALENT_WORDS:
-        if any(stem(term) == stem(w) for w in words):
-            return tuple(w for w in words if stem(w) != stem(term))
-    return ()
-
-
-def with_equivalents(stems: set[str]) -> set[str]:
-    """Stems and the stems of their other words (`EQUIVALENT_WORDS`): born covers birthplace."""
-    return stems | {stem(w) for t in stems for w in equivalents(t)}
-
-
-def _longest_part(term: str, text: str) -> int:
-    """The length of the longest run of a term's characters that the text holds, in order."""
-    for size in range(len(term), 0, -1):
-        if any(term[i : i + size] in text for i in range(len(term) - size + 1)):
-            return size
-    return 0
-
-
-KIND_ENDINGS = {"学": ("学院", "书院", "学堂")}
-"""Chinese kinds whose names end in another word than the kind's first character: a 学校 is
-named …大学, …中学 (which end with 学), or …学院, …书院, …学堂 (which do not)."""
-_DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-_TITLE_CLOSING = tuple(".!?;:。！？；：”\"'")
-
-
-def title_line(text: str) -> str:
-    """The document's opening title line ("Ilse Varga", "# 周怀远"), "" when it opens with prose."""
-    first = next((b for b in blocks(text)), "")
-    line = first.lstrip("#").strip()
-    if not line or first.count("\n") or line.endswith(_TITLE_CLOSING):
-        return ""
-    width = len(line) + han_count(line)
-    return line if width < 40 else ""
-
-
-@lru_cache(maxsize=8192)
-def subjects(title: str, text: str) -> tuple[str, ...]:
-    """What a chunk is about: its document's title (bare) and its opening title line."""
-    found = [_DISAMBIGUATOR.sub("", title).strip(), title_line(text)]
-    return tuple(dict.fromkeys(s for s in found if s))
-
-
-def statements(text: str) -> list[str]:
-    """The sentences of a text that state something: no title line, heading or question.
-
-    A question ("冬奥百问丨北京冬奥会口号是如何诞生的？", "Why does the river flood?") names
-    what it asks about without saying it, so it is never quoted as an answer or a bridge
-    (`asks`).
-    The document's own footnote marks go ("…grinding.[2] The lens…" is two sentences):
-    quoted, they would read as the answer's citations.
-    """
-    line = title_line(text)
-    out = sentences(unfootnoted(text))
-    if line and out and out[0].lstrip("#").strip() == line:
-        out = out[1:]
-    return [s for s in out if not asks(s)]
-
-
-_QUESTION = re.compile(r"^[^,，;；:：]*[?？][\s\"'”’」』）)]*$")
-
-
-def asks(sentence: str) -> bool:
-    """Whether a sentence is a question: one clause, ending with a question mark.
-
-    A question mark closes only the last clause: "iPhone SE3起售价3499元，凭这就能…吗？"
-    states a price before it asks.
-    """
-    return _QUESTION.search(sentence) is not None
-
-
-def pronoun_led(sentence: str) -> bool:
-    """Whether a sentence's subject is a pronoun ("She was born…", "In 1931 he founded…")."""
-    return _PRONOUN_LEAD.search(fold_cased(sentence)) is not None
-
-
-def described(sentence: str, head: str, subject: str = "") -> bool:
-    """Whether a sentence refers to its document's subject by the asked-for noun.
-
-    "The guild built the Saltwren." or "…launched by the guild is the Saltwren" in the Guild
-    of Tidewrights' document, for "Which guild built…?" (the subject's name holds the noun,
-    or the sentence opens with it); "该行会…" in Chinese.
-    """
-    if not head:
-        return False
-    folded = fold(sentence)
-    if HAN_CHAR.search(head):
-        return re.match(rf"^\W*[该此本]\S{{0,3}}{re.escape(head)}", folded) is not None
-    if re.match(rf"^\W*the\s+{re.escape(head)}\b", folded):
-        return True
-    named = re.search(rf"\b{re.escape(stem(head))}", fold(subject)) is not None
-    return named and re.search(rf"\bthe\s+{re.escape(head)}\b", folded) is not None
-
-
-def names_entity(question: str, chunk: Mapping[str, Any]) -> bool:
-    """Whether a chunk is about what the question names: its subject, or a name it gives."""
-    title, text = title_of(chunk), chunk.get("text", "")
-    if names_subject(question, title, text):
-        return True
-    body = canonical(f"{title} {text}")
-    return any(names_in(e, body) for e in read_question(question).entities)
-
-
-def names_subject(question: str, title: str, text: str) -> str:
-    """The chunk's subject when the question names it (`named.names_title`), else ""."""
-    return next((s for s in subjects(title, text) if names_title(question, s)), "")
-
-
-def names_kind(name: str, head: str) -> bool:
-    """Whether a name says it is a thing of the asked-for kind ("Salt River", 盐河).
-
-    A Chinese name ends with its kind (盐河 is a river, 国家电影局 is no film): the head noun of
-    a Chinese compound comes last; a school's name ends in the word its kind is
-    (`KIND_ENDINGS`: 北岭工学院 for 哪所学校, whose head is 学).
-    """
-    if not name or not head:
-        return False
-    folded = fold(name)
-    if HAN_CHAR.search(head):
-        bare = _DISAMBIGUATOR.sub("", folded).rstrip("》」”\"'")
-        return bare.endswith((head, *KIND_ENDINGS.get(head, ())))
-    return re.search(rf"\b{re.escape(stem(head))}", folded) is not None

@@ -1,0 +1,136 @@
+"""How the offline judge reads a chunk: what it is about, and which sentences state something.
+
+**A sentence belongs to its document.** Once a chunk names an entity, a sentence that
+refers to it by its last word ("the lighthouse", "Varga") is about it. A chunk's subject
+is its document's title (without
+a disambiguator such as "(film)") and, where the document opens with a title line, that
+line ("Ilse Varga" above a file titled `ilse_varga`). When the question names the subject,
+every sentence of the chunk is about the question's entity; a sentence that opens with a
+pronoun ("She was born…", "他出生在…") has the subject for its subject, which can be
+what the question asks for ("In 1931 he founded the Orsk Press" in Pavel Orsk's document
+answers "Who founded the Orsk Press?").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from treerag.reasoning.named import names_in, names_title, title_of
+from treerag.reasoning.reading import read_question
+from treerag.reasoning.text import blocks, sentences, stem, unfootnoted
+from treerag.text import HAN_CHAR, canonical, fold, fold_cased, han_count
+
+_PRONOUN_LEAD = re.compile(
+    r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
+    r"(?:he|she|it|they|his|her|its|their)\b|^[^。！？]{0,12}?[他她它](?!们)|^\W*其",
+    re.IGNORECASE,
+)
+"""A sentence whose subject is a pronoun: "She was born…", "In 1931 he founded…", "他于…"."""
+
+
+KIND_ENDINGS = {"学": ("学院", "书院", "学堂")}
+"""Chinese kinds whose names end in another word than the kind's first character: a 学校 is
+named …大学, …中学 (which end with 学), or …学院, …书院, …学堂 (which do not)."""
+_DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
+_TITLE_CLOSING = tuple(".!?;:。！？；：”\"'")
+
+
+def title_line(text: str) -> str:
+    """The document's opening title line ("Ilse Varga", "# 周怀远"), "" when it opens with prose."""
+    first = next((b for b in blocks(text)), "")
+    line = first.lstrip("#").strip()
+    if not line or first.count("\n") or line.endswith(_TITLE_CLOSING):
+        return ""
+    width = len(line) + han_count(line)
+    return line if width < 40 else ""
+
+
+@lru_cache(maxsize=8192)
+def subjects(title: str, text: str) -> tuple[str, ...]:
+    """What a chunk is about: its document's title (bare) and its opening title line."""
+    found = [_DISAMBIGUATOR.sub("", title).strip(), title_line(text)]
+    return tuple(dict.fromkeys(s for s in found if s))
+
+
+def statements(text: str) -> list[str]:
+    """The sentences of a text that state something: no title line, heading or question.
+
+    A question ("冬奥百问丨北京冬奥会口号是如何诞生的？", "Why does the river flood?") names
+    what it asks about without saying it, so it is never quoted as an answer or a bridge
+    (`asks`).
+    The document's own footnote marks go ("…grinding.[2] The lens…" is two sentences):
+    quoted, they would read as the answer's citations.
+    """
+    line = title_line(text)
+    out = sentences(unfootnoted(text))
+    if line and out and out[0].lstrip("#").strip() == line:
+        out = out[1:]
+    return [s for s in out if not asks(s)]
+
+
+_QUESTION = re.compile(r"^[^,，;；:：]*[?？][\s\"'”’」』）)]*$")
+
+
+def asks(sentence: str) -> bool:
+    """Whether a sentence is a question: one clause, ending with a question mark.
+
+    A question mark closes only the last clause: "iPhone SE3起售价3499元，凭这就能…吗？"
+    states a price before it asks.
+    """
+    return _QUESTION.search(sentence) is not None
+
+
+def pronoun_led(sentence: str) -> bool:
+    """Whether a sentence's subject is a pronoun ("She was born…", "In 1931 he founded…")."""
+    return _PRONOUN_LEAD.search(fold_cased(sentence)) is not None
+
+
+def described(sentence: str, head: str, subject: str = "") -> bool:
+    """Whether a sentence refers to its document's subject by the asked-for noun.
+
+    "The guild built the Saltwren." or "…launched by the guild is the Saltwren" in the Guild
+    of Tidewrights' document, for "Which guild built…?" (the subject's name holds the noun,
+    or the sentence opens with it); "该行会…" in Chinese.
+    """
+    if not head:
+        return False
+    folded = fold(sentence)
+    if HAN_CHAR.search(head):
+        return re.match(rf"^\W*[该此本]\S{{0,3}}{re.escape(head)}", folded) is not None
+    if re.match(rf"^\W*the\s+{re.escape(head)}\b", folded):
+        return True
+    named = re.search(rf"\b{re.escape(stem(head))}", fold(subject)) is not None
+    return named and re.search(rf"\bthe\s+{re.escape(head)}\b", folded) is not None
+
+
+def names_entity(question: str, chunk: Mapping[str, Any]) -> bool:
+    """Whether a chunk is about what the question names: its subject, or a name it gives."""
+    title, text = title_of(chunk), chunk.get("text", "")
+    if names_subject(question, title, text):
+        return True
+    body = canonical(f"{title} {text}")
+    return any(names_in(e, body) for e in read_question(question).entities)
+
+
+def names_subject(question: str, title: str, text: str) -> str:
+    """The chunk's subject when the question names it (`named.names_title`), else ""."""
+    return next((s for s in subjects(title, text) if names_title(question, s)), "")
+
+
+def names_kind(name: str, head: str) -> bool:
+    """Whether a name says it is a thing of the asked-for kind ("Salt River", 盐河).
+
+    A Chinese name ends with its kind (盐河 is a river, 国家电影局 is no film): the head noun of
+    a Chinese compound comes last; a school's name ends in the word its kind is
+    (`KIND_ENDINGS`: 北岭工学院 for 哪所学校, whose head is 学).
+    """
+    if not name or not head:
+        return False
+    folded = fold(name)
+    if HAN_CHAR.search(head):
+        bare = _DISAMBIGUATOR.sub("", folded).rstrip("》」”\"'")
+        return bare.endswith((head, *KIND_ENDINGS.get(head, ())))
+    return re.search(rf"\b{re.escape(stem(head))}", folded) is not None
