@@ -1,4 +1,4 @@
-"""A follow-up replaces a description of the bridge, never the question's own name (`bridging`).
+"""A follow-up replaces a description of the bridge, never the question's own name (`followup_question`).
 
 Made-up flights, films and towns; a partial chunk about the question's own entity asks no
 follow-up, and a count before a noun ("9名机组人员") names no bridge.
@@ -205,7 +205,7 @@ def test_a_participle_that_asks_is_asked_of_the_bridge_the_governing_verb_names(
 
 
 def test_a_stretch_takes_the_question_s_name_whole():
-    from treerag.reasoning.bridging import _whole_names
+    from treerag.reasoning.followup_question import _whole_names
 
     clause = "Toad Hall is a residential hall in a college"
     assert _whole_names(clause, clause.index("Hall"), len(clause)) == (0, len(clause))

@@ -14,8 +14,9 @@ from treerag.models import get_embeddings
 from treerag.nodes.answer import build_evidence
 from treerag.reasoning.answering import answering_across
 from treerag.reasoning.base import EvidenceItem
-from treerag.reasoning.bridging import bridge, followup, type_word
+from treerag.reasoning.bridging import bridge, type_word
 from treerag.reasoning.compose import chain
+from treerag.reasoning.followup_question import followup
 from treerag.reasoning.offline import OfflineReasoner
 from treerag.reasoning.text import content_terms, stems
 

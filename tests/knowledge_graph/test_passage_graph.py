@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from treerag.knowledge_graph.passage_graph import Passage, PassageGraph, alias_pairs
-from treerag.reasoning.bridging import followup
+from treerag.reasoning.followup_question import followup
 from treerag.reasoning.text import content_terms, stems
 
 A = Passage(

@@ -17,7 +17,7 @@ Rules (documented here because they decide what a user without an LLM sees):
   The quote is the answering sentence, else the most similar one.
 - follow-up (score 1 only): a short question about the bridge entity, the name the chunk adds
   next to what the question says about it, for the clause of the question still open
-  (`bridging.followup`), written in the question's script; none when no such question can
+  (`followup_question.followup`), written in the question's script; none when no such question can
   be built.
 - answer: extractive, composed along the tree's chain (`compose.chain`: the sentence that
   answers, then the bridges that tie it to the question's entity, each cited). Without a
@@ -41,7 +41,6 @@ import numpy as np
 from treerag.reasoning.answering import answering
 from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
 from treerag.reasoning.bridging import bridge, type_word
-from treerag.reasoning.bridging import followup as build_followup
 from treerag.reasoning.chunk_reading import (
     described,
     names_kind,
@@ -53,6 +52,7 @@ from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import distinct, held_chain, held_sides
 from treerag.reasoning.coreference import referent, resolve_pronoun
 from treerag.reasoning.fallback import Ranked, pick, rank
+from treerag.reasoning.followup_question import followup as build_followup
 from treerag.reasoning.judge_cache import rules_version
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
@@ -111,7 +111,7 @@ def rule(t: Thresholds, coverage: float, similarity: float, shares: bool) -> int
 
 
 def _followup(question: str, f: Features) -> str:
-    """The follow-up about the bridge entity of a chunk measured as `f` (`bridging.followup`).
+    """The follow-up about the bridge entity of a chunk measured as `f` (`followup_question`).
 
     Written in the question's script: the bridge a Simplified document names goes into a
     Traditional question as Traditional, so the follow-up reads as one script.

@@ -1,0 +1,385 @@
+"""The follow-up question a partial chunk asks about its bridge (offline).
+
+The open clause of the question (the one with most content terms the chunk lacks), with the
+stretch the chunk covers (first to last covered term) replaced by the bridge entity, or its
+reference word ("that guild", "他", "该行会") replaced; "" when no question can be built that
+way (the chunk then does not recurse). A Chinese description is a relative clause or a name
+before 的 (not a date alone: "2022年的…"), and holds nothing of what the question asks
+("…的营收为多少": `questions.asked_noun_span`); the question's own name, code or quoted title
+is never replaced. A follow-up keeps the question word and closes every title it opens.
+Chinese is cut into words as its Simplified form (`segment.tokens`). An English stretch
+takes whole every name of the question it cuts into; inside a relative clause a role
+("served as the first warden") is replaced with the clause and its noun ("the man who…"),
+and an inverted question keeps its own last verb ("In what year was … born?"). A question
+asking in a relative clause or a participle phrase of its last noun ("…hit a state named
+after which tribes?") is asked of the bridge: "South Dakota is named after which tribes?".
+
+The bridge itself is chosen in `treerag.reasoning.bridging`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from treerag.reasoning.question_clauses import (
+    ASKING,
+    StemSet,
+    asked_relative,
+    described_noun,
+    term_spans,
+)
+from treerag.reasoning.questions import _clauses, asked_noun_span, chinese
+from treerag.reasoning.text import content_terms
+from treerag.text import (
+    HAN,
+    HAN_CHAR,
+    READING,
+    fold,
+    is_zh_stop,
+    proper_names,
+    to_simplified,
+)
+
+_REFERENCE = re.compile(
+    r"\b(?:that|this|the same|these|those)\s+[a-z]+\b|\b(?:it|they|he|she|him|her|them)\b"
+    rf"|该[{HAN}]{{2}}|此[{HAN}]{{2}}|[他她它]们?",
+    re.IGNORECASE,
+)
+
+
+def _wh_heads(clause: str) -> set[int]:
+    """Start offsets of the nouns a question word governs ("which *guild*", "哪个*行会*")."""
+    return {m.end() for m in re.finditer(r"\b(?:which|what)\s+|哪个|哪家|哪座|哪位", clause, re.I)}
+
+
+_RELATIVE_AFTER = re.compile(
+    r"\s+(?:where|who|whom|whose|which|that)\b(?!\s+(?:is|are|was|were)\b)"
+)
+
+
+_RELATIVE_HEAD = re.compile(
+    r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:where|who|whom|whose|which|that|when)\s+$",
+    re.IGNORECASE,
+)
+
+
+_INSIDE_RELATIVE = re.compile(
+    r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?P<word>who|whom|whose|which|that)\s+"
+    r"(?!(?:is|are|was|were)\b)[^,;]*$",
+    re.IGNORECASE,
+)
+"""A relative clause the covered stretch starts inside: "the man that resigned as [the
+president of Israel…]"."""
+
+
+_ROLE = re.compile(
+    r"(?<!such )(?<!well )\bas\s+(?:the\s+|a\s+|an\s+)?(?:[a-z]+\s+){0,2}$", re.IGNORECASE
+)
+""""as" before a noun: a role ("served as the first president"), not "such as"."""
+
+
+_INVERTED = re.compile(r"\b(?:was|is|were|are|did|does|do|has|have|had)\s+$", re.IGNORECASE)
+"""The auxiliary of an inverted question before its subject: "In what year *was* … born?"."""
+
+
+def _covered_span(
+    clause: str, spans: list[tuple[str, int, int]], covered: set[str]
+) -> tuple[int, int] | None:
+    heads = _wh_heads(clause)
+    hits = [(s, e) for t, s, e in spans if t in covered and s not in heads]
+    capital = [clause[s : s + 1].isupper() for s, _ in hits]
+    if not hits or (len(hits) < 2 and not any(capital)):
+        return None  # one covered common word does not describe the bridge
+    if all(capital) and not HAN_CHAR.search(clause):
+        return None  # only the question's own names: the chunk is about them, not a bridge
+    start, end = hits[0][0], hits[-1][1]
+    if not HAN_CHAR.search(clause):
+        # "Toad Hall is a residential hall in a university": a stretch that cuts into one of
+        # the question's names takes the whole name ("Toad UHall located in…" otherwise).
+        start, end = _whole_names(clause, start, end)
+    # "the city where Aldous Brennick was born": the described noun and its relative word
+    # go with the span, so the entity takes the place of the whole description.
+    relative = _RELATIVE_HEAD.search(clause[:start])
+    if not relative and _ROLE.search(clause[:start]) and not HAN_CHAR.search(clause):
+        # "the man that served as the first president of Israel": a role is no entity, its
+        # holder is the man the relative clause describes, and the bridge takes the place of
+        # all of it ("…the man that resigned as Peres" asks nothing). An entity inside a
+        # relative clause is replaced alone: "the footballer who plays for Lisbon".
+        inside = _INSIDE_RELATIVE.search(clause[:start])
+        if inside and not ASKING.search(clause, inside.end("word")):
+            relative = inside
+    article = _ARTICLE_BEFORE.search(clause[:start])
+    start = relative.start() if relative else article.start() if article else start
+    after = _RELATIVE_AFTER.match(clause, end)
+    if (
+        not relative
+        and not HAN_CHAR.search(clause)
+        and after
+        and not ASKING.search(clause, after.end())
+    ):
+        # "flows through the village where Ilse Varga was born": the last noun covered is
+        # described by the relative clause after it, and that noun phrase is the description
+        # ("The river Amsel flows through the village" names no village of hers). A relative
+        # clause holding the question word is what is asked ("a series that originally
+        # broadcast on what station"), no description.
+        last = list(re.finditer(r"\b(?:the|a|an)\s+", clause[start:end], re.IGNORECASE))
+        relative = last[-1] if last else None
+        start += last[-1].start() if last else 0
+    if relative and not HAN_CHAR.search(clause):
+        # "the man who signed the Accord of Quillhaven on behalf of Varunhal": the relative
+        # clause runs to the clause's end, and all of it describes the bridge; but in an
+        # inverted question the last word is its own verb ("In what year was the man
+        # that resigned … born?", "What position did the man who … play?").
+        end = len(clause.rstrip(" ?？.!"))
+        verb = re.search(r"\s+([a-z]+)$", clause[:end])
+        if verb and _INVERTED.search(clause[:start]) and verb.group(1) not in covered:
+            end = verb.start()
+    while end < len(clause) and clause[end] in "\"'”’)》」":
+        end += 1
+    if start > 0 and clause[start - 1] in "“‘(《「":
+        start -= 1  # the opening mark goes with the closing one: no stray "《" is left
+    if re.fullmatch(r"《[^《》]+》", clause[start:end]):
+        return None  # "《巴拿马诡计》是什么类型的电影": the question's own title, no bridge
+    if HAN_CHAR.search(clause):
+        # "与林秋雁合著《山花图谱》的画家": a name the span cuts into, the preposition before
+        # and the noun after the description go with it, so the entity takes the place of
+        # the whole description.
+        start, end = _whole_names(clause, start, end)
+        if _cut_off(clause, start):
+            start -= 1  # the 李 jieba cut off 李明远: a name's first character goes with it
+        if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
+            start = 0
+        end = described_noun(clause, end)
+        if chinese(clause) and not re.search("[的之]", clause[start:end]):
+            # A Chinese description of the bridge is a relative clause, built with 的
+            # ("李明远出生的小镇"); a bare noun phrase ("MU5735航班") is the question's own
+            # entity, which the chunk names: no bridge to replace it with. (An English
+            # clause that holds a Chinese name, "…commanded by 奎尔", is read as English.)
+            return None
+        if not _modifies(clause[start:end]):
+            return None
+    return start, end
+
+
+_ARTICLE_BEFORE = re.compile(
+    r"(?:\bthe|\ba|\ban)\s+[\"'“‘(]?"
+    r"(?:(?!(?:of|in|on|at|to|by|for|with|from|and|or|that|which|who|where|was|is)\b)[a-z]+\s+)"
+    r"{0,2}$",
+    re.IGNORECASE,
+)
+"""The article of a description and the words that qualify its first covered noun: "the home
+port of Lena Korr" is replaced whole (not "the home Halvey")."""
+
+
+def _whole_names(clause: str, start: int, end: int) -> tuple[int, int]:
+    """A stretch of a clause widened to every name of the clause it overlaps."""
+    for name in proper_names(clause, READING):
+        at = clause.find(name)
+        if at >= 0 and at < end and at + len(name) > start:
+            start, end = min(start, at), max(end, at + len(name))
+    return start, end
+
+
+_NOT_DESCRIBING = ("m", "t", "q", "x", "u", "p", "c", "r")
+"""jieba's tags of the words that say no relation: numbers, times, measure words, marks,
+particles, prepositions, conjunctions, pronouns."""
+
+
+def _modifies(description: str) -> bool:
+    """Whether what a Chinese description puts before its last 的 says who or what it is.
+
+    "李明远出生的小镇", "潮声乐团的首任指挥": a relative clause or a name, which the bridge
+    entity is found by. "2022年上半年的营收", "2031年的“青州文化周”": a date only scopes the
+    question's own thing (its revenue, its festival), and a chunk's name put in its place
+    asks nothing ("基本持平收为多少？").
+    """
+    from treerag.segment import tag
+
+    before = description.rsplit("的", 1)[0] if "的" in description else ""
+    return not before or any(
+        not flag.startswith(_NOT_DESCRIBING) and not is_zh_stop(word)
+        for word, flag in tag(before)
+        if word.strip()
+    )
+
+
+def _names_held(description: str, covered: set[str]) -> bool:
+    """Whether the chunk holds every name an English description of the bridge gives.
+
+    "the man who signed the Accord on behalf of Varunhal": a sentence on the treaty's
+    signing that does not say Varunhal does not say which signatory is meant, and its name
+    is no bridge. (A Chinese description's names are read by the 的 rule.)
+    """
+    if chinese(description):
+        return True
+    return all(
+        all(t in covered for t in content_terms(name))
+        for name in proper_names(description, READING)
+    )
+
+
+def _names_itself(description: str, question: str) -> bool:
+    """Whether a Chinese description is the question's own entity, not one it describes.
+
+    "林秋雁出生的小镇" describes a town by 林秋雁 (a bridge takes its place); "坠毁的MU5735航班"
+    is MU5735 itself, its name after the last 的, and a chunk that calls it "一起中国客机坠毁事故"
+    names no other thing to ask about. Only a name that cannot be a misread common noun counts:
+    one with Latin letters or digits (a code, "MU5735"); "新手机" of "发布会的新手机" is read
+    as an entity too, and it is what the question asks for.
+    """
+    from treerag.reasoning.reading import read_question
+
+    if "的" not in description:
+        return False
+    head = fold(description).rsplit("的", 1)[1]
+    if re.fullmatch(r"\s*[“\"「《][^”\"」》]+[”\"」》]\s*", head):
+        return True  # "…的“青州文化周”": a name in quotes is the question's own
+    entities = [e for e in read_question(question).entities if re.search(r"[a-z0-9]", e)]
+    return any(entity in head for entity in entities)
+
+
+def _relative_question(question: str, covered: set[str], entity: str) -> str:
+    """The relative clause that asks, said of the bridge: "Charmed originally broadcast on…".
+
+    "Drew Fuller starred in a series that originally broadcast on what station?": all before
+    the relative word describes the series, and the clause after it asks about it. When the
+    chunk holds half the description's terms or more, the bridge it names is the series, and
+    the follow-up is the asking clause with the bridge as its subject.
+    """
+    match = asked_relative(question)
+    if match is None or chinese(question):
+        return ""
+    terms = [t for t, _, _ in term_spans(match.group("described"))]
+    held = sum(t in covered for t in terms)
+    if not terms or held * 2 < len(terms):
+        return ""
+    if participle := match.group("participle"):
+        # The participle says what the bridge is or was: "South Dakota is named after…",
+        # "Oswin Marl was born in what year?".
+        verb = "was" if participle.lower().startswith("born") else "is"
+        return f"{entity} {verb} {participle}"
+    return f"{entity} {match.group('asked')}"
+
+
+_PAIRS = (("《", "》"), ("“", "”"), ("「", "」"), ("(", ")"), ("（", "）"))
+
+
+def _balanced(text: str) -> bool:
+    """Whether every opening title mark or bracket of a text is closed, and no other."""
+    return all(text.count(a) == text.count(b) for a, b in _PAIRS)
+
+
+def _cut_off(clause: str, start: int) -> bool:
+    """Whether the character before `start` is a person's name's first, cut off by jieba.
+
+    "李明远出生的小镇" reads as 李 (a surname, tagged nr) / 明远: the span of covered terms
+    starts at 明远. A preposition before the span ("从", "向") is no surname.
+    """
+    from treerag.segment import tag
+
+    if start < 1 or not HAN_CHAR.match(clause[start - 1]):
+        return False
+    first = next(iter(tag(clause[start - 1 : start + 6])), None)
+    return first is not None and first[1].startswith("nr") and len(first[0]) == 1
+
+
+def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
+    """The description a Chinese clause builds on a name: "布伦尼克出生的城市" (name … 的 noun).
+
+    The chunk names the entity; the noun the description ends in is the bridge it names, so
+    the bridge entity takes the place of the whole description.
+    """
+    if not title or not HAN_CHAR.search(title):
+        return None
+    at = to_simplified(clause).find(to_simplified(title))
+    if at < 0:
+        return None
+    after = at + len(title)
+    de = re.match(r"[^，,。？?！!的]{0,12}?(?=[的之])", clause[after:])
+    if de is None:
+        return None
+    end = described_noun(clause, after + de.end())
+    return (at, end) if end > after + de.end() else None
+
+
+def followup(question: str, covered: set[str], entity: str, title: str = "") -> str:
+    """A short question about `entity` for the part of `question` the chunk leaves open.
+
+    Args:
+        question: The question being answered.
+        covered: Stems of the content terms the chunk holds (`text.stems`).
+        entity: The bridge entity the chunk names.
+        title: The entity the question names that the chunk is about or names (a Chinese
+            description built on it is what the bridge entity replaces, `_titled_span`).
+    """
+    if not entity:
+        return ""
+    covered = StemSet(covered)
+    clauses = [(c, term_spans(c)) for c in _clauses(question)]
+    if not clauses:
+        return ""
+    text = ""
+    # "…, and where is that guild based?": once the clauses before it are mostly covered,
+    # the reference word of a later clause stands for the bridge entity.
+    for i, (clause, _) in enumerate(clauses[1:], 1):
+        before = [t for _, spans in clauses[:i] for t, _, _ in spans]
+        ref = _REFERENCE.search(clause)
+        if ref and before and sum(t in covered for t in before) * 2 >= len(before):
+            # "that guild" / "该行会" stands for the entity only if the chunk names a guild.
+            head = re.sub(
+                r"^(?:that|this|the same|these|those)\s+|^[该此]", "", ref.group(), flags=re.I
+            )
+            if head != ref.group() and head.lower() not in covered:
+                continue
+            text = f"{clause[: ref.start()]}{entity}{clause[ref.end() :]}"
+            break
+    if not text and len(clauses) > 1:
+        # "佩林·奥斯克求学时的老师，出生在哪里？": a first clause that is all description of the
+        # bridge is the subject of the rest; the bridge entity takes its place.
+        span = _titled_span(clauses[0][0], title)
+        if span is not None and span[0] == 0 and span[1] >= len(clauses[0][0]):
+            text = entity + "，".join(c for c, _ in clauses[1:])
+    relative = ""
+    if not text and len(clauses) == 1:
+        # "…a series that originally broadcast on what station?" asks in its relative clause.
+        text = relative = _relative_question(question, covered, entity)
+    if not text:
+        open_counts = [sum(t not in covered for t, _, _ in spans) for _, spans in clauses]
+        if max(open_counts) == 0:
+            return ""
+        clause, spans = clauses[open_counts.index(max(open_counts))]
+        span = _covered_span(clause, spans, covered) or _titled_span(clause, title)
+        if span is None:
+            ref = _REFERENCE.search(clause)
+            # "that guild" stands for a guild the chunk names; "that built" is a relative
+            # clause, no reference to the bridge.
+            noun = (
+                re.sub(r"^(?:that|this|the same|these|those)\s+", "", ref.group(), flags=re.I)
+                if ref
+                else ""
+            )
+            if ref and (noun == ref.group() or noun.lower() in covered):
+                span = (ref.start(), ref.end())
+        if span is None or not _names_held(clause[span[0] : span[1]], covered):
+            return ""
+        if _names_itself(clause[span[0] : span[1]], question):
+            return ""
+        if 0 <= asked_noun_span(clause)[0] < span[1]:
+            return ""  # the description holds what is asked: it is the answer, no bridge
+        outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]
+        if not outside:
+            return ""
+        text = f"{clause[: span[0]]}{entity}{clause[span[1] :]}"
+    text = " ".join(text.split()).strip(" ,，")
+    if text.startswith(entity) and not HAN_CHAR.search(text[len(entity) :]) and not relative:
+        # "a university located in what city?" with the university in its place: the
+        # participle that described it now says it ("Australian National University is
+        # located in what city?").
+        text = re.sub(rf"^({re.escape(entity)})\s+(?=[a-z]+(?:ed|en|wn|lt|ght)\b)", r"\1 is ", text)
+    text = re.sub(r"^(?:and|but|while|并且|而且|以及)\s*", "", text, flags=re.IGNORECASE)
+    if not text or not _balanced(text):
+        return ""  # "与林秋雁合著《怀远画社出生在哪里": the description ended inside a title
+    if ASKING.search(question) and not ASKING.search(text):
+        return ""  # the question word went with the description: nothing is asked
+    mark = "？" if HAN_CHAR.search(question) and not re.search(r"[A-Za-z]{3}", question) else "?"
+    return text[:1].upper() + text[1:] + mark

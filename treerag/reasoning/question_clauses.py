@@ -1,0 +1,111 @@
+"""What the bridge and the follow-up both read of a question's clause (offline).
+
+Its content terms with their spans, a set of stems that a term's stem is looked up in, the
+relative clause or participle phrase that asks ("…a state named after which tribes?") and
+the noun a Chinese description (a relative clause before 的) ends at.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from treerag.reasoning.questions import ZH_WH
+from treerag.reasoning.text import stem, unpossessed
+from treerag.text import (
+    EN_STOP,
+    HAN_CHAR,
+    is_zh_stop,
+    to_simplified,
+)
+from treerag.text.names import WORD as _WORD
+
+
+def term_spans(clause: str) -> list[tuple[str, int, int]]:
+    """(lower-cased content term, start, end) of each content word of a clause."""
+    from treerag.segment import tokens
+
+    out: list[tuple[str, int, int]] = []
+    for match in _WORD.finditer(clause):
+        piece, base = match.group(), match.start()
+        words = (
+            [(w, base + s, base + e) for w, s, e in tokens(piece)]
+            if HAN_CHAR.match(piece)
+            else [(piece, match.start(), match.end())]
+        )
+        for word, start, end in words:
+            low = word.lower()
+            if low in EN_STOP or is_zh_stop(low) or (len(low) < 2 and not low.isdigit()):
+                continue
+            out.append((low, start, end))
+    return out
+
+
+class StemSet(set):
+    """A set of canonical stems that answers `term in covered` by the term's canonical stem.
+
+    The chunk's terms are read in the canonical script (`reading.fold`), so a Traditional
+    question's term is folded to Simplified before it is looked up, and a name's possessive
+    goes (`unpossessed`: "holt's" is the chunk's "holt").
+    """
+
+    def __contains__(self, term: object) -> bool:
+        if not isinstance(term, str):
+            return False
+        term = to_simplified(term)
+        return any(set.__contains__(self, stem(t)) for t in {term, unpossessed(term)})
+
+
+ASKING = re.compile(rf"\b(?:which|what|who|whom|whose|where|when|how)\b|{ZH_WH.pattern}", re.I)
+"""A question word of either language: a follow-up keeps its question's."""
+
+
+_ASKED_RELATIVE = re.compile(
+    r"^(?P<described>.*\b(?:a|an|the)\s+[^,;]*?)\s+(?:(?:that|who|which)\s+"
+    r"(?!(?:is|are|was|were)\b)(?P<asked>[^,;]*\b(?:what|which|who|whom|how|when|where)\b[^,;]*)"
+    r"|(?P<participle>(?:[a-z]+(?:ed|en|wn|lt|ght)|born|known)\s+"
+    r"(?:in|by|on|at|for|from|to|as|after|with|near)\b[^,;]*\b(?:what|which|who|whom|how|when|where)\b"
+    r"[^,;]*))$",
+    re.IGNORECASE,
+)
+"""A question asking in a relative clause of its last noun: "…a series that originally
+broadcast on what station?", or in a participle phrase, a relative clause without its
+"that … is" ("…hit a state named after which tribes?", "…a company headquartered in what
+city?")."""
+
+
+@lru_cache(maxsize=4096)
+def asked_relative(question: str) -> re.Match[str] | None:
+    """The question's relative clause or participle phrase that asks (`_ASKED_RELATIVE`).
+
+    None when the question word stands before it: "When was the lighthouse built in the town
+    where Pavel Orsk was born?" asks "when" of the lighthouse, and "where" is a relative word.
+    """
+    match = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
+    return None if match is None or ASKING.search(match["described"]) else match
+
+
+def described_noun(clause: str, end: int) -> int:
+    """The end of the noun a Chinese description describes ("…的县", "…的小镇"), else `end`.
+
+    The nouns right after 的 / 之 (jieba's n* tags) are what the description names: the
+    bridge entity takes their place with it.
+    """
+    from treerag.segment import tag
+
+    de = re.match(r"\s*[的之]", clause[end:])
+    if de is None:
+        return end
+    at = end + de.end()
+    offset = 0
+    words = tag(clause)  # the whole clause: jieba tags a word by its context
+    for i, (word, flag) in enumerate(words):
+        offset += len(word)
+        if offset - len(word) < at:
+            continue
+        if not flag.startswith("n") or is_zh_stop(word):
+            break
+        if at > end + de.end() and i + 1 < len(words) and words[i + 1][1] == "p":
+            break  # "…的设计者毕业于…": a noun before a preposition is the predicate's verb
+        at = offset
+    return at if at > end + de.end() else end
