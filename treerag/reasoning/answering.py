@@ -47,6 +47,7 @@ from treerag.reasoning.placing import asks_placing
 from treerag.reasoning.reading import QuestionReading, fold, read_question
 from treerag.reasoning.relation_held import (
     RELATION_SHARE,
+    equivalents,
     has_ordinal,
     ordinals_held,
     relation_share,
@@ -55,8 +56,9 @@ from treerag.reasoning.span_bound import bounded
 from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import DATING_YEAR
 
-_OWN_COUNTRY = ("我国", "全国", "国内")
-"""What news written in China calls it (`EQUIVALENT_WORDS` pairs 我国 with 中国)."""
+_OWN_COUNTRY = (*equivalents("中国"), "国内")
+"""What news written in China calls it: its other words (`EQUIVALENT_WORDS`: 我国, 全国) and
+国内."""
 _POSSESSIVE_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
     r"(?:his|her|its|their)\b|^[^。！？]{0,12}?[他她它]的",

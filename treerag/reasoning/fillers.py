@@ -229,10 +229,10 @@ _ASKED_AFTER = re.compile(
 """A question asking for the object of a preposition: "Under whom…?", "With whom…?"."""
 _LABEL_AFTER = re.compile(r"\s*[：:]")
 """What follows a label: "原标题：", "正文："."""
-_DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日电")
-"""What follows an agency's dateline: "中新社多哈12月1日电"."""
 _DATELINE_END = re.compile(r"\s*电(?![视影话脑力池网商子动站梯器缆线厂费价量压流源车竞])")
 """The 电 that closes an agency's dateline after its date ("4月3日电"), not 电视 or 电影."""
+_DATELINE_AFTER = re.compile(r"\s*\d{1,2}月\d{1,2}日" + _DATELINE_END.pattern)
+"""What follows an agency's name in its dateline: "中新社多哈12月1日电"."""
 _BYLINE = re.compile(r"(?:记者|编辑|摄影|通讯员)\s*$")
 """What comes before a byline's name: "（记者王茜）"."""
 _SOURCE = re.compile(r"据[^,，。；;！？!?]{1,24}?(?:报道|报导|消息|披露|援引)")
