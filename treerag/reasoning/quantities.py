@@ -99,8 +99,8 @@ def _counts_another(folded: str, end: int, counted: str, amount: str = "") -> bo
     count of a noun it does not name ("全国31个省").
     """
     match = _COUNTED.match(folded, end)
-    if match is None:
-        return False
+    if match is None or match.group(1).startswith("次"):
+        return False  # none, or a compound unit ("3473.6万人次", 架次): no noun counted
     noun = match.group(1)
     if amount:
         return noun[:2] not in amount

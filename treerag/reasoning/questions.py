@@ -110,9 +110,9 @@ def slot(question: str) -> str:
     return "yesno" if _YES_NO.match(question) else "thing"
 
 
-_ZH_QUANTITY = re.compile(
-    rf"[{HAN}](?:率|量|额|总数|人数|票房|规模|营收|收入|总值|增速|增幅)[？?。\s]*$"
-)
+QUANTITY_NOUN = re.compile(rf"[{HAN}](?:率|量|额|总数|人数|票房|规模|营收|收入|总值|增速|增幅)$")
+"""A Chinese word that names a quantity: 交付量, 出生率, 总票房."""
+_ZH_QUANTITY = re.compile(QUANTITY_NOUN.pattern[:-1] + r"[？?。\s]*$")
 """A Chinese question without a question word that names a quantity ("…交付量", "…人口出生率",
 "…总票房"): it asks for the number, as "多少" would."""
 

@@ -23,7 +23,13 @@ from functools import lru_cache
 
 from treerag.reasoning.named import MIN_NAME_CHARS
 from treerag.reasoning.placing import PLACING_WORDS
-from treerag.reasoning.questions import asked_noun_span, asks_several, proper, slot
+from treerag.reasoning.questions import (
+    QUANTITY_NOUN,
+    asked_noun_span,
+    asks_several,
+    proper,
+    slot,
+)
 from treerag.reasoning.text import (
     content_terms,
     stem,
@@ -224,11 +230,17 @@ def _without_asking_end(name: str) -> str:
     """A Chinese name without the word of the answer's kind glued to its end.
 
     "中国女篮成绩" of "…世界杯中国女篮成绩": jieba runs the team and what is asked of it
-    together; 成绩 says what is asked (`placing`), the name is 中国女篮.
+    together; 成绩 says what is asked (`placing`), the name is 中国女篮; so does an amount
+    (`questions.QUANTITY_NOUN`: 发送量 of "旅客发送量").
     """
     for word in (*ANSWER_KIND_WORDS, *PLACING_WORDS):
         if HAN_CHAR.match(word) and name.endswith(word) and len(name) - len(word) >= 2:
             return name[: -len(word)]
+    folded = fold(name)
+    last = content_terms(folded)[-1:] if len(folded) == len(name) else []
+    if last and QUANTITY_NOUN.search(last[0]) and folded.endswith(last[0]):
+        # "旅客发送量" of "2023春运首日旅客发送量": the amount asked, not a name.
+        return name[: -len(last[0])]
     return name
 
 

@@ -94,7 +94,7 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
                 credit = _longest_part(kept, folded) / len(kept)
                 said = [
                     *(float(w in folded) for w in equivalents(term)),
-                    float(rate_said(term, folded)),
+                    float(said_by_verb(term, folded)),
                 ]
                 credits.append(max([credit, *said]))
         else:
@@ -105,18 +105,24 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
     return sum(credits) / len(credits) if credits else 1.0
 
 
-def rate_said(term: str, folded: str) -> bool:
-    """Whether a text says a rate the question names (X率) as X and a percentage.
+def said_by_verb(term: str, folded: str) -> bool:
+    """Whether a text says a rate or an amount the question names by its verb and the value.
 
-    "同比增长4.5%" says the 增长率 it is; "出生率为6.77‰" holds the term itself.
+    A rate (X率) as X and a percentage: "同比增长4.5%" says the 增长率 it is. An amount (X量)
+    as X and a number in the same clause: "共发送旅客3473.6万人次" says the 发送量. A text
+    that holds the term itself ("出生率为6.77‰") holds it whole anyway.
     """
-    if len(term) < 3 or not term.endswith("率"):
+    if len(term) < 3 or term[-1] not in _VALUES:
         return False
-    return re.search(re.escape(term[:-1]) + _RATE_VALUE, folded) is not None
+    return re.search(re.escape(term[:-1]) + _VALUES[term[-1]], folded) is not None
 
 
-_RATE_VALUE = r"[了约达为至到]{0,2}\s*-?\d[\d.]*\s*[%‰]"
-"""A percentage (or per mille) right after the verb of a rate: "增长4.5%", "下降了0.3%"."""
+_VALUES = {
+    "率": r"[了约达为至到]{0,2}\s*-?\d[\d.]*\s*[%‰]",
+    "量": r"[^,，。;；!！?？]{0,6}?\d",
+}
+"""What follows the verb of a rate (a percentage or per mille: "增长4.5%", "下降了0.3%") and of
+an amount (a number within a few characters, in the clause: "发送旅客3473.6万人次")."""
 
 
 EQUIVALENT_WORDS = (
