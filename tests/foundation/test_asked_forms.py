@@ -141,6 +141,15 @@ def test_another_place_s_figure_does_not_answer():
         assert found is not None and found.filler == "4.5%", text
 
 
+def test_a_sibling_of_a_named_noun_is_another_event():
+    # 澳網 is another tournament than the 溫網 asked (it had answered with 澳網男單冠軍).
+    question = "誰是2031年溫網的男單冠軍？"
+    assert answering(question, "", "周遠航奪得2031年澳網男單冠軍。") is None
+    assert answering(question, "", "周遠航在2031年澳網獲得男單冠軍。") is None
+    found = answering(question, "", "2031年，林嘉樹在澳網失利後奪得溫網男單冠軍。")
+    assert found is not None  # both named: read as usual
+
+
 def test_a_dateline_dates_the_report_not_the_event():
     question = "鹤城市长访问云港的时间？"
     briefing = "新华社云港4月3日电 发言人3日在记者会上介绍了鹤城市长访问云港的安排。"

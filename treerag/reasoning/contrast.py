@@ -6,7 +6,9 @@ one) is about it, however much of the rest of the question it holds. Chinese mar
 with the first character of the term: 男单 / 女单, 男子 / 女子, 男篮 / 女篮, 男足 / 女足.
 
 The same holds for the place that owns a figure: "2023年第一季度，越南GDP增长率为3.3%" is
-Vietnam's growth, not the 中国GDP增长率 asked (`other_place`).
+Vietnam's growth, not the 中国GDP增长率 asked (`other_place`), and for a sibling of a word the
+question names, a noun of the same length and the same last character in its place: 澳网 for
+温网 (another tournament), 亚军 for 冠军 (another placing), 亚洲杯 for 世界杯 (`other_sibling`).
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 _SIDES = {"男": "女", "女": "男"}
+_NOUN_FLAGS = ("n", "nz", "nt", "ns", "nr", "j")
+"""jieba's flags of nouns and names (not verbs: 上网 is no sibling of 温网)."""
 
 
 def other_side(terms: Iterable[str], folded: str) -> bool:
@@ -60,3 +64,34 @@ def other_place(question: str, folded: str, own: Iterable[str] = ()) -> bool:
         if other and other != place and not any(p in folded for p in (place, *own)):
             return True
     return False
+
+
+def _nouns(folded: str) -> set[str]:
+    """The Chinese nouns and names of two characters or more jieba reads in a folded text."""
+    from treerag.segment import tag
+
+    return {w for w, flag in tag(folded) if len(w) >= 2 and flag.startswith(_NOUN_FLAGS)}
+
+
+def other_sibling(question: str, folded: str) -> bool:
+    """Whether a folded sentence says a sibling of a noun of the folded question, not it.
+
+    A sibling is another two-character noun with the same head (`_HEADS`, its last
+    character), and the question lacks it: "德约科维奇夺得2023年澳网男单冠军" is another
+    tournament's champion for "2023年温网男单冠军", which it does not name; a sentence naming
+    both (温网 and 澳网) is read as usual. Longer nouns are left alone: 运动会 is the 大运会
+    written out, 锦标赛 the 世锦赛.
+    """
+    asked = {w for w in _nouns(question) if len(w) == 2 and w[-1] in _HEADS}
+    if not asked:
+        return False
+    said = _nouns(folded) - asked
+    return any(
+        word not in folded and any(len(w) == 2 and w[-1] == word[-1] for w in said)
+        for word in asked
+    )
+
+
+_HEADS = frozenset("网军杯奖")
+"""Heads of two-character nouns that name one of a kind: a tournament (温网, 澳网), a placing
+(冠军, 亚军), a cup, an award."""
