@@ -66,7 +66,7 @@ def _unglued(folded: str) -> str:
     return _FRAME_LOCATIVE.sub(r"\1\2 ", folded)
 
 
-_ASKING = re.compile(r"^(?:哪|几|多少|什么|何|谁)")
+ASKING = re.compile(r"^(?:哪|几|多少|什么|何|谁)")
 """Chinese question words jieba keeps whole (哪一年, 几次): they ask, they do not relate."""
 
 
@@ -170,7 +170,7 @@ def read_question(question: str) -> QuestionReading:
             if canonical(n)
             and canonical(n) != modifier  # "what Australian city": a kind, not a name
             and canonical(n) != asked_noun  # "…发布会的新手机": what is asked, not a name
-            and not _ASKING.search(fold(n))
+            and not ASKING.search(fold(n))
             and (n in quoted or proper(n))
             # what `names_in` can find: "GDP" is too short to tell from a word, a term then
             and len(canonical(n)) >= MIN_NAME_CHARS["cjk" if HAN_CHAR.search(n) else "latin"]
@@ -257,7 +257,7 @@ def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ..
         for t in content_terms(_unglued(folded))
         if t not in ANSWER_KIND_WORDS
         and t not in _DEICTIC
-        and not _ASKING.match(t)
+        and not ASKING.match(t)
         and stem(t) not in kind
     )
 

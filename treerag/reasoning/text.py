@@ -6,7 +6,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from treerag.text import EN_STOP, HAN_CHAR, TOKEN, han_count, is_zh_stop
+from treerag.text import EN_STOP, HAN_CHAR, TOKEN, han_count, is_zh_stop, to_simplified
 
 # A sentence ends after . ! ? ; (not after an initial such as "J." or "St.") followed by
 # space, or right after the CJK marks 。！？； (no space follows them in Chinese).
@@ -154,16 +154,11 @@ def _lettered(text: str, start: int, before: str, piece: str) -> bool:
         return False
     if text[start - 1 : start] != before or text[start - 2 : start - 1].isdigit():
         return False
+    from treerag.segment import word_tag
+
     first = _cut(piece)[0]
-    return not is_zh_stop(piece[0]) and (len(first) == 1 or not _known(first))
-
-
-def _known(word: str) -> bool:
-    """Whether jieba's dictionary holds `word` (in Simplified: the dictionary's script)."""
-    from treerag.segment import jieba
-    from treerag.text import to_simplified
-
-    return bool(jieba().dt.FREQ.get(to_simplified(word)))
+    # A word of jieba's dictionary has a tag there (its dictionary is Simplified).
+    return not is_zh_stop(piece[0]) and (len(first) == 1 or not word_tag(to_simplified(first)))
 
 
 def content_terms(text: str) -> list[str]:

@@ -14,14 +14,9 @@ is kept as the question wrote it (its script, its spacing), which is what the in
 
 from __future__ import annotations
 
-import re
-
-from treerag.reasoning.reading import ANSWER_KIND_WORDS
+from treerag.reasoning.reading import ANSWER_KIND_WORDS, ASKING
 from treerag.reasoning.text import tokens
 from treerag.text import HAN_CHAR, fold
-
-_ASKING = re.compile(r"^(?:哪|几|多少|什么|何|谁)")
-"""A Chinese question word jieba keeps whole with what follows it (哪一年, 几次)."""
 
 
 def statement_query(question: str) -> str | None:
@@ -46,7 +41,7 @@ def statement_query(question: str) -> str | None:
         after = words[n + 1][0] if n + 1 < len(words) else ""
         if word in ANSWER_KIND_WORDS and (word not in _NOUNS or not _goes_on(after)):
             dropped = True
-        elif not _ASKING.match(word):
+        elif not ASKING.match(word):  # 哪一年, 几次: a question word jieba keeps whole
             keep.append((start, end))
     if not dropped:
         return None
