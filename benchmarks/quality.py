@@ -268,7 +268,16 @@ def open_set(name: str, data_dir: Path, limit: int | None = None) -> tuple[Datas
     store = prepare_store(dataset, Context(data_dir=str(data_dir), chat_model=""))
     if store.report is not None and store.report.written:
         print(f"  {name}: ingested in {time.perf_counter() - started:.0f} s", flush=True)
+    # An ingest rebuilds a keyword tree or graph that older rules built (documents.built_with).
+    print(f"  {name}: derived stores built by rules {built_by(store)}", flush=True)
     return dataset, store
+
+
+def built_by(store: Store) -> dict[str, str]:
+    """The hash of the rules each derived store of the set was built by."""
+    from treerag.documents.built_with import recorded
+
+    return recorded(store.ctx)
 
 
 async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -356,6 +365,7 @@ async def run_set(name: str, args: argparse.Namespace) -> dict[str, Any]:
     return {
         "name": name,
         "offset": args.offset,
+        "built_with": built_by(store),
         "rows": rows,
         "seconds": time.perf_counter() - started,
     }

@@ -215,3 +215,64 @@ def test_a_document_is_found_by_relative_path_or_unique_base_name(library, monke
     monkeypatch.chdir(root.parent)
     with pytest.raises(UnknownDocumentError, match="names 2 ingested files"):
         resolve_document(ctx, "harbour.md")
+
+
+def _older_release(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Make the stores look as an older release's rules left them; return the graph's chunk."""
+    from treerag.documents.manifest import update_manifest
+    from treerag.keyword_tree import keyword_ops
+    from treerag.retrievers.sources import open_passage_graph
+
+    graph = open_passage_graph(ctx)
+    chunk = sorted(graph.passage_ids())[0]
+    graph._db.execute("insert into names values ('zzold', 'Zzold', 'name', 'zzold')")
+    graph._db.execute("insert into mentions values ('zzold', ?)", (chunk,))
+    graph._cache.clear()
+    with monkeypatch.context() as patch:
+        patch.setattr(keyword_ops, "normalized_forms", lambda name, aliases=(): [f"~{name}"])
+        open_tree(ctx).create_keyword("Lighthouses", use_agent=False)
+
+    def older(data):
+        data["built_with"] = {"keyword_tree": "0ld0ld0ld0ld", "knowledge_graph": "0ld0ld0ld0ld"}
+
+    update_manifest(ctx, older)
+    return chunk
+
+
+def test_stores_built_by_older_rules_are_reported_then_rebuilt(library, monkeypatch):
+    from treerag.documents import built_with, derived
+    from treerag.documents.health import StoreProblem, derived_stores
+    from treerag.retrievers.sources import open_passage_graph
+
+    _, ctx = library
+    assert built_with.outdated(ctx) == set()  # the ingest recorded today's rules
+    chunk = _older_release(ctx, monkeypatch)
+
+    listing = list_documents(ctx)
+    assert listing.stale == {"keyword_tree": True, "knowledge_graph": True}
+    assert listing.behind["knowledge_graph"]["old_rules"] is True
+    with pytest.raises(StoreProblem, match="built by an older release's rules"):
+        derived_stores(ctx)
+
+    assert rebuild(ctx) == {"keyword_tree": "updated", "knowledge_graph": "updated"}
+    assert "Zzold" not in open_passage_graph(ctx).entities_of(chunk)
+    assert [n.name for n in open_tree(ctx).exact_lookup("lighthouses")] == ["Lighthouses"]
+    assert built_with.outdated(ctx) == set()
+    assert list_documents(ctx).stale == {"keyword_tree": False, "knowledge_graph": False}
+    assert "all" in derived_stores(ctx)
+    assert derived.lag(ctx)["knowledge_graph"].old_rules is False
+
+
+def test_stores_built_by_todays_rules_are_not_rebuilt_by_a_write(library):
+    from treerag.retrievers.sources import open_passage_graph
+
+    root, ctx = library
+    graph = open_passage_graph(ctx)
+    chunk = sorted(graph.passage_ids())[0]
+    # Nothing rebuilds a current graph: a name written behind its back survives a write.
+    graph._db.execute("insert into names values ('zzkept', 'Zzkept', 'name', 'zzkept')")
+    graph._db.execute("insert into mentions values ('zzkept', ?)", (chunk,))
+    graph._cache.clear()
+    (root / "more.txt").write_text("The Voss ferry was rebuilt in 1921.", encoding="utf-8")
+    assert ingest([root], ctx).derived == {"keyword_tree": "updated", "knowledge_graph": "updated"}
+    assert "Zzkept" in open_passage_graph(ctx).entities_of(chunk)

@@ -252,3 +252,24 @@ def test_yaml_with_a_single_top_keyword_imports_as_one_tree(tmp_path):
     [quill] = tree.exact_lookup("Quillhaven")
     assert [n.name for n in tree.get_path(quill.id)] == ["World", "Places", "Quillhaven"]
     tree.close()
+
+
+def test_renormalize_writes_todays_forms_of_keywords_written_by_older_rules(
+    tree: KeywordTree, sample: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from treerag.keyword_tree import keyword_ops
+
+    # An older release that folded names otherwise: its forms are stored with the keyword.
+    monkeypatch.setattr(keyword_ops, "normalized_forms", lambda name, aliases=(): [f"~{name}"])
+    rust = tree.create_keyword("Rust", parent_id=sample["编程语言"]).node.id
+    monkeypatch.undo()
+    assert tree.exact_lookup("Rust") == []
+
+    done = tree.renormalize()
+    assert done.detail == {"keywords": 1} and done.operation_id
+    assert [n.id for n in tree.exact_lookup("rust")] == [rust]
+    assert [n.id for n in tree.exact_lookup("Python")] == [sample["Python"]]  # others as they were
+    assert tree.renormalize().operation_id is None  # nothing left to write
+
+    tree.undo(done.operation_id)
+    assert tree.exact_lookup("Rust") == []

@@ -77,6 +77,36 @@ def test_a_file_of_an_older_format_is_emptied_and_says_so(tmp_path):
     assert not PassageGraph(path).reset
 
 
+def test_a_rebuild_replaces_what_older_rules_linked_in_one_transaction(tmp_path, monkeypatch):
+    from treerag.knowledge_graph import passage_graph
+
+    graph = PassageGraph(tmp_path / "g.sqlite")
+    graph.add([C, D])
+    # What an older release's name rules might have read: a name no rule of today's gives.
+    graph._db.execute("insert into names values ('salt', 'Salt', 'name', 'salt')")
+    graph._db.execute("insert into mentions values ('salt', 'c')")
+    graph._cache.clear()
+    assert "Salt" in graph.entities_of("c")
+
+    def broken(text):
+        raise RuntimeError("killed halfway")
+
+    monkeypatch.setattr(passage_graph, "shared_names", broken)
+    try:
+        graph.rebuild([A, B, C, D])
+    except RuntimeError:
+        pass
+    graph._cache.clear()
+    assert graph.passage_ids() == {"c", "d"} and "Salt" in graph.entities_of("c")  # as before
+
+    monkeypatch.undo()
+    graph.rebuild([A, B, C, D])
+    assert graph.passage_ids() == {"a", "b", "c", "d"}
+    assert "Salt" not in graph.entities_of("c")
+    assert graph.named_in("Who founded Lowmarsh Abbey?") == ["lowmarsh abbey"]
+    assert graph.named_in("Where is Port Veyra?") == ["port veyra"]
+
+
 def test_follow_ups_put_the_bridge_in_place_of_its_description():
     def ask(question: str, chunk: str, entity: str, named: str = "") -> str:
         return followup(question, stems(content_terms(chunk)), entity, named)

@@ -61,6 +61,7 @@ def list_command(
         said = [
             f"misses {lag['missing']:,} of {total:,} chunks" if lag.get("missing") else "",
             f"holds {lag['extra']:,} deleted ones" if lag.get("extra") else "",
+            "was built by an older release's rules" if lag.get("old_rules") else "",
         ]
         why = " and ".join(w for w in said if w) or "could not follow the last change"
         err_console.print(
@@ -107,7 +108,7 @@ def rebuild_command(
 
     quiet_libraries()
     ctx = make_context(data_dir=data_dir, collection=collection)
-    with user_errors():
+    with user_errors(), err_console.status("Rebuilding from the stored chunks…"):
         done = rebuild(ctx)
     console.print(
         f"keyword tree: {done['keyword_tree']}, knowledge graph: {done['knowledge_graph']}",

@@ -11,7 +11,9 @@ Every write (ingest, upload, `docs rm`, `ingest --prune`, `docs rebuild`) ends w
 store misses is added, what is gone is dropped. So a write that was interrupted (a killed
 process, a full disk) or that ran beside another one is repaired by the next write, and
 `lag` tells `doctor` and `docs list` what a store misses until then. A store that cannot
-follow keeps a stale mark with the reason (in the documents manifest) until one does.
+follow keeps a stale mark with the reason (in the documents manifest) until one does. A
+store built by other rules than this release's (an upgrade: `documents.built_with`) is
+built again by the next write, and `lag` says so until then.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from treerag.context import Context
+from treerag.documents import built_with
 from treerag.documents.manifest import mark_stale, now_iso, read_manifest, update_manifest
 from treerag.text import source_file
 
@@ -65,10 +68,17 @@ def reconcile(
     _date_unrecorded(ctx, set(live))
     ids = {i for chunk_ids in live.values() for i in chunk_ids}
     fetch = _Rows(ctx, rows)
+    renew = built_with.outdated(ctx)
+    tree_renew, graph_renew = "keyword_tree" in renew, "knowledge_graph" in renew
     out: dict[str, Outcome] = {
-        "keyword_tree": _guard(ctx, "keyword_tree", _reconcile_tree, live, ids, fetch, base_dir),
-        "knowledge_graph": _guard(ctx, "knowledge_graph", _reconcile_graph, ids, fetch),
+        "keyword_tree": _guard(
+            ctx, "keyword_tree", _reconcile_tree, live, ids, fetch, base_dir, tree_renew
+        ),
+        "knowledge_graph": _guard(
+            ctx, "knowledge_graph", _reconcile_graph, ids, fetch, graph_renew
+        ),
     }
+    built_with.record(ctx, {store for store in renew if out[store] == "updated"})
     for store, outcome in out.items():
         if outcome != "stale" and stale(ctx).get(store):
             mark_stale(ctx, store, False)
@@ -81,11 +91,13 @@ class Lag:
 
     missing: int = 0
     extra: int = 0
+    old_rules: bool = False
+    """Whether the store was built by other rules than this release's (`built_with`)."""
 
     @property
     def behind(self) -> bool:
         """Whether the store is out of step with the chunks."""
-        return bool(self.missing or self.extra)
+        return bool(self.missing or self.extra or self.old_rules)
 
 
 def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]:
@@ -101,7 +113,12 @@ def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]
             "keyword_tree": _tree_chunks(tree) if tree is not None else set(),
             "knowledge_graph": graph.passage_ids() if graph is not None else set(),
         }
-    return {store: Lag(len(ids - h), len(h - ids)) for store, h in held.items()}
+    # A store holding nothing has nothing the old rules made.
+    old = built_with.outdated(ctx)
+    return {
+        store: Lag(len(ids - h), len(h - ids), bool(h) and store in old)
+        for store, h in held.items()
+    }
 
 
 def stale(ctx: Context) -> dict[str, bool]:
@@ -166,12 +183,21 @@ def _tree_chunks(tree: Any) -> set[str]:
 
 
 def _reconcile_tree(
-    ctx: Context, live: dict[str, set[str]], ids: set[str], rows: _Rows, base_dir: str | None
+    ctx: Context,
+    live: dict[str, set[str]],
+    ids: set[str],
+    rows: _Rows,
+    base_dir: str | None,
+    renew: bool,
 ) -> Outcome:
     from treerag.retrievers.keyword_tree import tree_in_use
 
     with tree_in_use(ctx, create=bool(ids)) as tree:
-        return "absent" if tree is None else _follow_tree(tree, live, ids, rows, base_dir)
+        if tree is None:
+            return "absent"
+        if renew:  # keywords found by the forms older rules wrote: write today's
+            tree.renormalize()
+        return _follow_tree(tree, live, ids, rows, base_dir)
 
 
 def _follow_tree(
@@ -192,7 +218,7 @@ def _follow_tree(
     return "updated"
 
 
-def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows) -> Outcome:
+def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows, renew: bool) -> Outcome:
     from treerag.retrievers.sources import passage_graph_in_use
 
     gone: set[str] = set()
@@ -200,9 +226,13 @@ def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows) -> Outcome:
         if graph is not None:
             held = graph.passage_ids()
             gone = held - ids
-            graph.remove(gone)
-            # One add: each add scans the stored passages for the names it brings.
-            graph.add(_passages(rows.get(sorted(ids - held))))
+            if renew:  # names read by older rules: read every chunk again, in one transaction
+                log.info("rebuilding the passage graph from %d chunks (new rules)", len(ids))
+                graph.rebuild(_passages(rows.get(sorted(ids))))
+            else:
+                graph.remove(gone)
+                # One add: each add scans the stored passages for the names it brings.
+                graph.add(_passages(rows.get(sorted(ids - held))))
             graph.reset = False  # every stored chunk is in it again
     world = _forget_in_world(ctx, gone)
     return "updated" if graph is not None or world else "absent"

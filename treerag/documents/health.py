@@ -138,6 +138,8 @@ def derived_stores(ctx: Context) -> str:
             problems.append(f"the {name} misses {lag.missing:,} of {total:,} chunks")
         if lag.extra:
             problems.append(f"the {name} holds {lag.extra:,} deleted chunks")
+        if lag.old_rules:
+            problems.append(f"the {name} was built by an older release's rules")
         if marks.get(store) and not lag.behind:
             problems.append(f"the {name} could not follow the last change")
     if problems:

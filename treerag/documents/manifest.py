@@ -1,8 +1,8 @@
 """The data directory's record of documents: when each went in, what was skipped, what is stale.
 
 Milvus holds the chunks; this small JSON file holds what the chunks cannot say: when a file
-went in, which files were refused and why, and whether a derived store (keyword tree,
-knowledge graph) lags behind the chunks.
+went in, which files were refused and why, whether a derived store (keyword tree,
+knowledge graph) lags behind the chunks, and which rules built each (`documents.built_with`).
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def _empty() -> dict[str, Any]:
         "skipped": [],
         "stale": dict.fromkeys(DERIVED, False),
         "stale_reasons": {},
+        "built_with": {},
     }
 
 
@@ -60,6 +61,7 @@ def read_manifest(ctx: Context) -> dict[str, Any]:
         data["skipped"] = list(loaded.get("skipped") or [])[-MAX_SKIPPED:]
         data["stale"].update(loaded.get("stale") or {})
         data["stale_reasons"].update(loaded.get("stale_reasons") or {})
+        data["built_with"].update(loaded.get("built_with") or {})
     return data
 
 

@@ -19,6 +19,7 @@ from treerag.keyword_tree.keyword_ops import (
     sibling_with_name,
     stage_create,
     stage_delete,
+    stage_renormalize,
     stage_update,
 )
 from treerag.keyword_tree.results import WriteResult
@@ -185,4 +186,20 @@ def forget_chunks(
         kind="forget_chunks",
         action="forgotten",
         detail={"infos": infos, "keywords": keywords},
+    )
+
+
+def renormalize(store: KeywordTree) -> WriteResult:
+    """Give every keyword the normalized forms the current rules write (one undoable operation).
+
+    A keyword's forms are stored when it is written, so a release that normalizes names
+    otherwise (`treerag.text.canonical`, pinyin) leaves the old ones to be looked up. Only the
+    forms change: names, aliases, links and infos stay as they are.
+    """
+    with store._write("renormalize", {}) as tx:
+        moved = sum(stage_renormalize(tx, node_id) for node_id in list(tx.index.nodes))
+        tx.args["keywords"] = moved
+    op = tx.op_id if tx.changes() else None
+    return WriteResult(
+        operation_id=op, kind="renormalize", action="renormalized", detail={"keywords": moved}
     )

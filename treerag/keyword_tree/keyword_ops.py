@@ -106,6 +106,20 @@ def stage_update(tx: Txn, node_id: str, patch: dict[str, Any], version: int | No
     return tx.put_node(next_version(tx, old, **changes))
 
 
+def stage_renormalize(tx: Txn, node_id: str) -> bool:
+    """Stage a keyword's normalized forms as the current rules write them; True if they moved.
+
+    The forms are stored with the keyword (`normalized_forms` at write time); a release whose
+    normalization differs would otherwise look names up in forms no question is read into.
+    """
+    old = tx.node(node_id, None)
+    forms = normalized_forms(old["name"], old["aliases"])
+    if forms == old["normalized"]:
+        return False
+    tx.put_node(next_version(tx, old, normalized=forms))
+    return True
+
+
 def stage_add_alias(tx: Txn, node_id: str, alias: str, version: int | None) -> Record:
     """Stage one more alias (no change if it is already a name or alias)."""
     old = tx.node(node_id, version)

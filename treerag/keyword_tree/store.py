@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from treerag.keyword_tree.derive import ChunkRecord, derive_tree, forget_chunks
+from treerag.keyword_tree.derive import ChunkRecord, derive_tree, forget_chunks, renormalize
 from treerag.keyword_tree.io import Format, OnDuplicate, export_tree, import_tree
 from treerag.keyword_tree.maintenance import Maintenance
 from treerag.keyword_tree.results import WriteResult
@@ -64,6 +64,10 @@ class KeywordTree(Maintenance):
     def forget_chunks(self, chunk_ids: Any, source_paths: Any = ()) -> WriteResult:
         """Delete what was derived from these chunks; see derive.forget_chunks."""
         return forget_chunks(self, chunk_ids, source_paths)
+
+    def renormalize(self) -> WriteResult:
+        """Write every keyword's normalized forms anew; see derive.renormalize."""
+        return renormalize(self)
 
 
 __all__ = ["ChunkRecord", "KeywordTree"]

@@ -73,6 +73,7 @@ create index if not exists candidates_passage on candidates (passage);
 create index if not exists aliases_passage on aliases (passage);
 create index if not exists passages_title on passages (title_key);
 """
+TABLES = ("passages", "names", "aliases", "candidates", "mentions")
 
 
 @dataclass(slots=True)
@@ -227,49 +228,64 @@ class PassageGraph:
         if not passages:
             return 0
         with self._lock, self._txn() as db:
-            ids = [p.id for p in passages]
-            self._drop_links(db, ids)
-            db.executemany(
-                "insert or replace into passages values (?, ?, ?, ?, ?)",
-                [
-                    (p.id, p.source, p.title, name_key(p.title), name_key(f"{p.title}\n{p.text}"))
-                    for p in passages
-                ],
-            )
-            nodes = dict(db.execute("select key, node from names").fetchall())
-            fresh: dict[str, tuple[str, str, str]] = {}  # key -> (label, kind, node)
-            touched: set[str] = set()
-            for p in passages:
-                key = name_key(p.title)
-                if _usable(key) and key not in nodes:
-                    fresh.setdefault(key, (p.title.strip(), "title", key))
-                rows = [(k, p.id, label) for k, label in shared_names(p.text)]
-                db.executemany("insert or ignore into candidates values (?, ?, ?)", rows)
-                touched.update(k for k, _, _ in rows)
-            touched -= set(nodes) | set(fresh)
-            for key in touched:
-                count, label = db.execute(
-                    "select count(*), min(label) from candidates where key = ?", (key,)
-                ).fetchone()
-                if 2 <= count <= MAX_SHARED:
-                    fresh[key] = (label, "name", key)
-            self._add_aliases(db, passages, nodes, fresh)
-            db.executemany(
-                "insert or replace into names values (?, ?, ?, ?)",
-                [(k, label, kind, node) for k, (label, kind, node) in fresh.items()],
-            )
-            everything = NameMatcher({**nodes, **{k: v[2] for k, v in fresh.items()}})
-            links = [
-                (n, p_id) for p_id, text in self._texts(db, ids) for n in everything.find(text)
+            return self._add(db, passages)
+
+    def rebuild(self, passages: Sequence[Passage]) -> int:
+        """Replace everything the file holds by what `passages` give under today's rules.
+
+        Names and links are computed when passages are added, so a release that reads names
+        otherwise (`treerag.text.names`, jieba's dictionary) keeps the old ones until this is
+        done. One transaction: a reader sees the old graph or the new one, never half of it.
+        Returns the number of entity names.
+        """
+        with self._lock, self._txn() as db:
+            for table in TABLES:
+                db.execute(f"delete from {table}")
+            return self._add(db, passages) if passages else 0
+
+    def _add(self, db: sqlite3.Connection, passages: Sequence[Passage]) -> int:
+        """`add` inside the caller's transaction."""
+        ids = [p.id for p in passages]
+        self._drop_links(db, ids)
+        db.executemany(
+            "insert or replace into passages values (?, ?, ?, ?, ?)",
+            [
+                (p.id, p.source, p.title, name_key(p.title), name_key(f"{p.title}\n{p.text}"))
+                for p in passages
+            ],
+        )
+        nodes = dict(db.execute("select key, node from names").fetchall())
+        fresh: dict[str, tuple[str, str, str]] = {}  # key -> (label, kind, node)
+        touched: set[str] = set()
+        for p in passages:
+            key = name_key(p.title)
+            if _usable(key) and key not in nodes:
+                fresh.setdefault(key, (p.title.strip(), "title", key))
+            rows = [(k, p.id, label) for k, label in shared_names(p.text)]
+            db.executemany("insert or ignore into candidates values (?, ?, ?)", rows)
+            touched.update(k for k, _, _ in rows)
+        touched -= set(nodes) | set(fresh)
+        for key in touched:
+            count, label = db.execute(
+                "select count(*), min(label) from candidates where key = ?", (key,)
+            ).fetchone()
+            if 2 <= count <= MAX_SHARED:
+                fresh[key] = (label, "name", key)
+        self._add_aliases(db, passages, nodes, fresh)
+        db.executemany(
+            "insert or replace into names values (?, ?, ?, ?)",
+            [(k, label, kind, node) for k, (label, kind, node) in fresh.items()],
+        )
+        everything = NameMatcher({**nodes, **{k: v[2] for k, v in fresh.items()}})
+        links = [(n, p_id) for p_id, text in self._texts(db, ids) for n in everything.find(text)]
+        if fresh:  # stored passages may name what the new ones brought
+            newcomers = NameMatcher({k: v[2] for k, v in fresh.items()})
+            links += [
+                (n, p_id) for p_id, text in self._texts(db, None) for n in newcomers.find(text)
             ]
-            if fresh:  # stored passages may name what the new ones brought
-                newcomers = NameMatcher({k: v[2] for k, v in fresh.items()})
-                links += [
-                    (n, p_id) for p_id, text in self._texts(db, None) for n in newcomers.find(text)
-                ]
-            db.executemany("insert or ignore into mentions values (?, ?)", links)
-            self._cache.clear()
-            return len(fresh)
+        db.executemany("insert or ignore into mentions values (?, ?)", links)
+        self._cache.clear()
+        return len(fresh)
 
     def _add_aliases(
         self,

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
 import json
 import sqlite3
 import threading
@@ -20,6 +19,7 @@ from pathlib import Path
 from treerag.bounded import BoundedCache, Lease
 from treerag.data_layout import judge_cache_file
 from treerag.reasoning.base import Judgement
+from treerag.source_digest import source_digest
 from treerag.text import width_and_case
 
 RULE_PACKAGES = ("treerag.reasoning", "treerag.text")
@@ -34,13 +34,7 @@ def rules_version() -> str:
     The rules are the code: a release that changes any of them judges afresh, where a
     hand-kept version number left verdicts of the old rules in a data folder's cache.
     """
-    digest = hashlib.sha256()
-    for package in RULE_PACKAGES:
-        folder = Path(importlib.import_module(package).__file__ or "").parent
-        for source in sorted(folder.rglob("*.py")):
-            digest.update(source.relative_to(folder).as_posix().encode())
-            digest.update(source.read_bytes())
-    return digest.hexdigest()[:12]
+    return source_digest(RULE_PACKAGES)
 
 
 MAX_VERDICTS = 100_000
