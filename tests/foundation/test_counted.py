@@ -88,3 +88,20 @@ def test_a_plain_count_further_down_leads_when_the_best_state_none():
     ]
     assert [q.text for q in pick(ranked)][0] == "XQ4410航班上共有88人。"
     assert [q.text for q in pick(ranked[:5])][0] == "XQ4410航班停飞了3天。"
+
+
+def test_copies_of_one_sentence_do_not_crowd_a_candidate_out_of_the_lead():
+    from treerag.reasoning.fallback import Ranked, pick
+
+    # Two pages of a listing site repeat one line; the date the question asks for ranks fifth.
+    ranked = [
+        Ranked(1.09, 0, 1, "潮汐盟播出时间及播放电视台."),
+        Ranked(1.03, 0, 3, "本站提供最近一周潮汐盟在各电视台的播出时间表。"),
+        Ranked(1.03, 0, 6, "本站提供最近一周潮汐盟在各电视台的播出时间表。"),
+        Ranked(1.02, 0, 4, "潮汐盟播出平台：潮视频。"),
+        Ranked(0.96, 1, 1, "潮汐盟播出时间：2031年1月30日在潮视频播出。"),
+    ]
+    assert [q.text for q in pick(ranked)] == [
+        "潮汐盟播出时间：2031年1月30日在潮视频播出。",
+        "潮汐盟播出时间及播放电视台.",
+    ]

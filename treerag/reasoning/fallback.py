@@ -169,11 +169,15 @@ def pick(ranked: list[Ranked]) -> list[Quote]:
     is, among the best 2 x `FALLBACK_SENTENCES`, the first of those that state the
     asked-for thing most plainly (`states_asked`), or failing a plain one (2) there, the
     first plain one of the best `PLAIN_REACH`; then the best others, up to
-    `FALLBACK_SENTENCES` in all, each sentence once. A lead quotable only as a sentence of
+    `FALLBACK_SENTENCES` in all, each sentence once (copies in other chunks left out, by
+    squashed text, as `compose.distinct` reads them). A lead quotable only as a sentence of
     its chunk (`Ranked.by_chunk`) is followed by the best sentence of that chunk that
     carries the question: it ties the lead to the question's entity.
     """
-    relevant = [r for r in ranked if r.relevant]
+    # Each sentence once (at its best), so that copies of one sentence in several chunks
+    # do not crowd the others out of the best 2 x `FALLBACK_SENTENCES`.
+    seen: set[str] = set()
+    relevant = [r for r in ranked if r.relevant and _first_time(squash(r.text), seen)]
     top = relevant[: FALLBACK_SENTENCES * 2]
     plainest = max((r.level for r in top), default=0)
     lead = next((r for r in top if r.level == plainest), None) if plainest else None
@@ -184,10 +188,12 @@ def pick(ranked: list[Ranked]) -> list[Quote]:
     if lead and lead.by_chunk:
         # Its chunk's sentence that names the entity ties it to the question.
         ordered.sort(key=lambda r: r is not lead and (r.n != lead.n or r.by_chunk))
-    picked: list[Quote] = []
-    for r in ordered:
-        if len(picked) == FALLBACK_SENTENCES:
-            break
-        if all(r.text != q.text for q in picked):
-            picked.append(Quote(r.n, r.text))
-    return picked
+    return [Quote(r.n, r.text) for r in ordered[:FALLBACK_SENTENCES]]
+
+
+def _first_time(key: str, seen: set[str]) -> bool:
+    """Whether `key` is new to `seen` (and note it)."""
+    if key in seen:
+        return False
+    seen.add(key)
+    return True
