@@ -165,7 +165,7 @@ class ChunkStore:
 
     def ensure(self, dimension: int, sample_texts: Sequence[str] = ()) -> None:
         """Create the collection if missing; check the embedder matches if present."""
-        if self.exists():
+        if self.exists() and not self._unrecorded_and_empty():
             self.check_compatible(dimension)
             self.load()
             return
@@ -211,21 +211,40 @@ class ChunkStore:
         )
         index.add_index(SPARSE, index_type="SPARSE_INVERTED_INDEX", metric_type="BM25")
         try:
-            self.client.create_collection(self.name, schema=schema, index_params=index)
+            # The record is a collection property (Milvus Lite drops a schema's description),
+            # written in the same call: a process killed in between would leave a collection
+            # whose analyzer nothing records (every insert then refused: `_unrecorded_and_empty`).
+            self.client.create_collection(
+                self.name,
+                schema=schema,
+                index_params=index,
+                properties={INFO_PROPERTY: json.dumps(info)},
+            )
         except Exception as exc:
             if "already exist" not in str(exc):
                 raise
             # Another process created it between our look and our create: use theirs.
             self._join_created(dimension)
             return
-        # Milvus Lite drops the schema description; collection properties persist.
-        self.client.alter_collection_properties(
-            self.name, properties={INFO_PROPERTY: json.dumps(info)}
-        )
         _loaded_by(self.client).add(self.name)
         self._analyzer = analyzer
         self._stop_words = stop_words_of(info)
         log.info("created collection %s (%s)", self.name, info)
+
+    def _unrecorded_and_empty(self) -> bool:
+        """Whether the collection is an interrupted creation, dropped here to be made again.
+
+        Releases before the record was written with the collection wrote it in a second
+        call; a process killed between the two left a collection with no record, so read
+        as a `jieba` one, whose `bigram` schema then refused every insert ("Insert missed
+        an field `terms`"). Such a collection holds nothing (no insert ever went in); a
+        collection with chunks and no record is one made before records, and stays.
+        """
+        if self.info() or self.count():
+            return False
+        log.warning("collection %s has no record and no chunks: made again", self.name)
+        self.drop()
+        return True
 
     def _join_created(self, dimension: int, wait_s: float = 30.0) -> None:
         """Use a collection another process has just created, once its record is written."""
