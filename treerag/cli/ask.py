@@ -94,6 +94,8 @@ def ask_command(
 
 
 def _print_citations(result: dict) -> None:
+    if result.get("error"):  # what the run had to work around (a failed model, a store)
+        console.print(Text(result["error"], style="yellow"))
     console.print()
     for c in result["citations"]:
         console.print(f"[bold][{c['n']}][/] {escape(c['title'])} [dim]{escape(c['source'])}[/]")

@@ -126,6 +126,8 @@ def _print_reply(
     console.print(Text(view.summary(), style="dim"))
     if answer:
         console.print(Panel(Text(answer), title="answer", border_style="green"))
+    if meta.get("notice"):  # what the run had to work around, in the question's language
+        console.print(Text(meta["notice"], style="yellow"))
     if view.stopped:
         console.print("[yellow]stopped[/] [dim](the run was cancelled)[/]")
         return

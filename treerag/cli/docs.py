@@ -62,6 +62,7 @@ def list_command(
             f"misses {lag['missing']:,} of {total:,} chunks" if lag.get("missing") else "",
             f"holds {lag['extra']:,} deleted ones" if lag.get("extra") else "",
             "was built by an older release's rules" if lag.get("old_rules") else "",
+            f"cannot be read ({lag['unreadable']})" if lag.get("unreadable") else "",
         ]
         why = " and ".join(w for w in said if w) or "could not follow the last change"
         err_console.print(

@@ -93,30 +93,40 @@ class Lag:
     extra: int = 0
     old_rules: bool = False
     """Whether the store was built by other rules than this release's (`built_with`)."""
+    unreadable: str = ""
+    """Why the store's file cannot be read (damaged), "" when it can."""
 
     @property
     def behind(self) -> bool:
         """Whether the store is out of step with the chunks."""
-        return bool(self.missing or self.extra or self.old_rules)
+        return bool(self.missing or self.extra or self.old_rules or self.unreadable)
 
 
 def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]:
     """How far each existing derived store is from the chunk collection (read only)."""
     from treerag.retrievers.keyword_tree import tree_in_use
-    from treerag.retrievers.sources import passage_graph_in_use
+    from treerag.retrievers.sources import damaged, passage_graph_in_use
 
     live = live_chunks(ctx) if live is None else live
     ids = {i for chunk_ids in live.values() for i in chunk_ids}
-    with tree_in_use(ctx) as tree, passage_graph_in_use(ctx) as graph:
-        # A store that does not exist while chunks do was never written: it misses them all.
-        held = {
-            "keyword_tree": _tree_chunks(tree) if tree is not None else set(),
-            "knowledge_graph": graph.passage_ids() if graph is not None else set(),
+    # A store that does not exist while chunks do was never written: it misses them all.
+    with tree_in_use(ctx) as tree:
+        held: dict[str, set[str] | str] = {
+            "keyword_tree": _tree_chunks(tree) if tree is not None else set()
         }
+    try:
+        with passage_graph_in_use(ctx) as graph:
+            held["knowledge_graph"] = graph.passage_ids() if graph is not None else set()
+    except Exception as exc:
+        if not damaged(exc):
+            raise
+        held["knowledge_graph"] = f"{type(exc).__name__}: {exc}"
     # A store holding nothing has nothing the old rules made.
     old = built_with.outdated(ctx)
     return {
-        store: Lag(len(ids - h), len(h - ids), bool(h) and store in old)
+        store: Lag(unreadable=h)
+        if isinstance(h, str)
+        else Lag(len(ids - h), len(h - ids), bool(h) and store in old)
         for store, h in held.items()
     }
 
@@ -219,23 +229,38 @@ def _follow_tree(
 
 
 def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows, renew: bool) -> Outcome:
+    from treerag.retrievers.sources import damaged, set_passage_graph_aside
+
+    try:
+        gone = _follow_graph(ctx, ids, rows, renew)
+    except Exception as exc:
+        if not damaged(exc):
+            raise
+        # Derived from the chunks: a damaged file is kept aside and the graph made again.
+        set_passage_graph_aside(ctx)
+        gone = _follow_graph(ctx, ids, rows, True)
+    world = _forget_in_world(ctx, gone or set())
+    return "updated" if gone is not None or world else "absent"
+
+
+def _follow_graph(ctx: Context, ids: set[str], rows: _Rows, renew: bool) -> set[str] | None:
+    """Bring the passage graph up to `ids`; the chunks it dropped (None: there is no graph)."""
     from treerag.retrievers.sources import passage_graph_in_use
 
-    gone: set[str] = set()
     with passage_graph_in_use(ctx, create=bool(ids)) as graph:
-        if graph is not None:
-            held = graph.passage_ids()
-            gone = held - ids
-            if renew:  # names read by older rules: read every chunk again, in one transaction
-                log.info("rebuilding the passage graph from %d chunks (new rules)", len(ids))
-                graph.rebuild(_passages(rows.get(sorted(ids))))
-            else:
-                graph.remove(gone)
-                # One add: each add scans the stored passages for the names it brings.
-                graph.add(_passages(rows.get(sorted(ids - held))))
-            graph.reset = False  # every stored chunk is in it again
-    world = _forget_in_world(ctx, gone)
-    return "updated" if graph is not None or world else "absent"
+        if graph is None:
+            return None
+        held = graph.passage_ids()
+        gone = held - ids
+        if renew:  # names read by older rules, or a new file: every chunk, one transaction
+            log.info("building the passage graph from %d chunks", len(ids))
+            graph.rebuild(_passages(rows.get(sorted(ids))))
+        else:
+            graph.remove(gone)
+            # One add: each add scans the stored passages for the names it brings.
+            graph.add(_passages(rows.get(sorted(ids - held))))
+        graph.reset = False  # every stored chunk is in it again
+        return gone
 
 
 def _forget_in_world(ctx: Context, gone: set[str]) -> bool:

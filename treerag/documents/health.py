@@ -52,8 +52,12 @@ def _free_bytes(path: Path) -> int:
     return stat.f_bavail * stat.f_frsize
 
 
-def sqlite_file(path: Path, what: str, consequence: str) -> str:
-    """An SQLite file opens, passes its quick check and takes a write (rolled back)."""
+def sqlite_file(path: Path, what: str, consequence: str, remedy: str = "") -> str:
+    """An SQLite file opens, passes its quick check and takes a write (rolled back).
+
+    A damaged file's problem says to move it aside and what that costs (`consequence`), or,
+    for a file a command makes again itself, that command (`remedy`).
+    """
     if not path.exists():
         return f"{path.name}: none yet"
     try:
@@ -67,9 +71,8 @@ def sqlite_file(path: Path, what: str, consequence: str) -> str:
         finally:
             db.close()
     except sqlite3.DatabaseError as exc:
-        raise StoreProblem(
-            f"{path}: the {what} is damaged ({exc}); move it aside: {consequence}"
-        ) from exc
+        advice = remedy or f"move it aside: {consequence}"
+        raise StoreProblem(f"{path}: the {what} is damaged ({exc}); {advice}") from exc
     return f"{path.name}: ok, {path.stat().st_size / 2**20:.1f} MiB"
 
 
@@ -101,7 +104,9 @@ def passage_graph(ctx: Context) -> str:
     return sqlite_file(
         passage_graph_file(ctx),
         "passage graph",
-        "`treerag docs rebuild` makes it again from the chunks",
+        "",
+        remedy="`treerag docs rebuild` (or the next ingest) sets it aside and makes it again "
+        "from the chunks",
     )
 
 
@@ -140,6 +145,8 @@ def derived_stores(ctx: Context) -> str:
             problems.append(f"the {name} holds {lag.extra:,} deleted chunks")
         if lag.old_rules:
             problems.append(f"the {name} was built by an older release's rules")
+        if lag.unreadable:
+            problems.append(f"the {name} cannot be read ({lag.unreadable})")
         if marks.get(store) and not lag.behind:
             problems.append(f"the {name} could not follow the last change")
     if problems:

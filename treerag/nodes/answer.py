@@ -16,7 +16,7 @@ from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored, title_of
-from treerag.reasoning.wording import judges_failed, model_failed
+from treerag.reasoning.wording import judges_failed, model_failed, stores_unread
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
 from treerag.text import shown_title
@@ -300,7 +300,15 @@ async def write_answer(
         for n in state.get("context_notes", [])
         if not writer.offline or n.get("kind") == "keyword"
     )
-    said = _judges_failed(question, state.get("chunks", []))
+    said = " ".join(
+        filter(
+            None,
+            [
+                stores_unread(question, state.get("unread_stores", [])),
+                _judges_failed(question, state.get("chunks", [])),
+            ],
+        )
+    )
     try:
         text = await asyncio.wait_for(
             writer.answer(question, evidence, extra, quotes), time_left(state.get("deadline"))

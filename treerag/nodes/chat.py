@@ -82,6 +82,8 @@ def make_answer_turn(rag_graph: Callable[[], Any]) -> Callable[..., Any]:
         }
         if error:
             meta["error"] = error
+        elif final.get("error"):  # answered, with what it had to work around (one sentence)
+            meta["notice"] = final["error"]
         content = final.get("answer", "") if not error else f"The search failed: {error}"
         reply = AIMessage(content=content, additional_kwargs={"treerag": meta})
         return {"messages": [reply], "tree_thread_id": tree_thread_id}

@@ -60,11 +60,12 @@ async def retrieve_chunks(
         parent_thread_id=state.get("parent_thread_id", ""),
         parent_chunk_id=state.get("parent_chunk_id", ""),
     )
+    unread: list[str] = []
     try:
         if state.get("depth", 0) and "prefetched" in state:
             chunks = list(state["prefetched"])
         else:
-            chunks = await asyncio.to_thread(gather, ctx, state["question"])
+            chunks = await asyncio.to_thread(gather, ctx, state["question"], unread=unread)
         error = ""
     except EmptyStoreError as exc:
         chunks, error = [], str(exc)
@@ -87,6 +88,7 @@ async def retrieve_chunks(
         "depth": state.get("depth", 0),
         "chunks": {"replace": chunks},
         "error": error,
+        "unread_stores": unread,
         **run_start(state, ctx),
     }
 

@@ -18,6 +18,7 @@ are shared (中, 山, 年); a text holding only those reads as Simplified, the c
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Literal
 
 from treerag.text import convert, has_han
@@ -50,6 +51,24 @@ JUDGES_FAILED: dict[Script, str] = {
     "zh-hant": "聊天模型在 {judged} 次判斷中有 {failed} 次出錯（{why}），這些由離線判斷代替。",
 }
 """The one sentence a run says when some of its model judges failed."""
+
+STORES_UNREAD: dict[Script, str] = {
+    "en": "The {stores} could not be read, so this answer was found without {it}; "
+    "`treerag docs rebuild` makes {it} again from the documents.",
+    "zh-hans": "{stores}无法读取，本回答未使用{it}；`treerag docs rebuild` 可从文档重建。",
+    "zh-hant": "{stores}無法讀取，本回答未使用{it}；`treerag docs rebuild` 可從文件重建。",
+}
+"""The one sentence a run says when a store derived from the documents could not be read."""
+_IT: dict[Script, tuple[str, str]] = {
+    "en": ("it", "them"),
+    "zh-hans": ("它", "它们"),
+    "zh-hant": ("它", "它們"),
+}
+STORE_NAMES: dict[Script, dict[str, str]] = {
+    "en": {"keyword_tree": "keyword tree", "knowledge_graph": "knowledge graph"},
+    "zh-hans": {"keyword_tree": "关键词树", "knowledge_graph": "知识图谱"},
+    "zh-hant": {"keyword_tree": "關鍵詞樹", "knowledge_graph": "知識圖譜"},
+}
 
 
 def in_script(text: str, script: Script) -> str:
@@ -107,6 +126,16 @@ def set_aside(question: str, why: SetAside) -> str:
 def model_failed(question: str, why: str) -> str:
     """The sentence that says the chat model failed and the documents stand in for it."""
     return MODEL_FAILED[script_of_text(question)].format(why=why)
+
+
+def stores_unread(question: str, stores: Sequence[str]) -> str:
+    """The sentence that says which derived stores a run went on without, "" when none."""
+    if not stores:
+        return ""
+    script = script_of_text(question)
+    joiner = " and " if script == "en" else "和"
+    names = joiner.join(STORE_NAMES[script].get(s, s) for s in stores)
+    return STORES_UNREAD[script].format(stores=names, it=_IT[script][len(stores) > 1])
 
 
 def framed(name: str, quote: str, question: str) -> str:

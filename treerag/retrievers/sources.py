@@ -21,6 +21,9 @@ it (`treerag.reasoning.named`, read when the evidence is ranked).
 from __future__ import annotations
 
 import contextlib
+import logging
+import sqlite3
+import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +34,8 @@ from treerag.bounded import BoundedCache
 from treerag.context import Context
 from treerag.retrievers.statement import statement_query
 from treerag.text import has_han
+
+log = logging.getLogger(__name__)
 
 SUBRUN_STRUCTURE_K = 1
 """Structured candidates a sub-run adds to its top_k, at most (a root run: `structure_k`):
@@ -204,6 +209,29 @@ def passage_graph_in_use(ctx: Context, create: bool = False) -> Iterator[Any | N
         yield graph
 
 
+def damaged(exc: BaseException) -> bool:
+    """Whether an SQLite error says the file itself is damaged (not busy, not a full disk)."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
+
+
+def set_passage_graph_aside(ctx: Context) -> Path:
+    """Move a damaged passage graph aside, kept under a dated name; return where it went.
+
+    The graph is derived from the chunks: the next write makes a new one
+    (`documents.derived.reconcile`). Its handle in this process is closed first (once the
+    calls using it end); its WAL files go with it.
+    """
+    path = passage_graph_file(ctx)
+    _passage_graphs.pop(str(path.absolute()))
+    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(f"{path}{suffix}")
+        if part.exists():
+            part.rename(f"{aside}{suffix}")
+    log.warning("the passage graph %s was damaged: moved to %s", path, aside)
+    return aside
+
+
 @dataclass
 class PassageGraphSource:
     """Passages by personalized PageRank over the passage graph (`found_by` kind "graph").
@@ -316,6 +344,7 @@ def gather(
     seeds: Sequence[str] = (),
     revisit: Collection[str] = (),
     widen: bool = True,
+    unread: list[str] | None = None,
 ) -> list[Candidate]:
     """A run's candidates: the hybrid top_k, then what the structured sources add.
 
@@ -335,6 +364,8 @@ def gather(
             (a sub-run) `subrun_top_k` hits and at most `SUBRUN_STRUCTURE_K` finds: a
             follow-up is a one-hop question naming the bridge entity, whose document ranks
             high (BENCHMARKS.md, quality: the sizes measured on hotpotqa_100).
+        unread: Where to add the derived store of a structured source that could not be
+            read (a damaged file): the run goes on without it (`find_or_skip`).
 
     Returns:
         The candidates, ranked 1.. in that order: the hybrid hits, then the structured
@@ -361,7 +392,11 @@ def gather(
     for source in sources:
         # Each source but the last leaves room for those after it (one chunk each at most).
         limit = room if source is sources[-1] else min(room, SHARE)
-        found = source.find(question, [*pool, *structured], again, seeds, limit)
+        found = find_or_skip(ctx, source, question, [*pool, *structured], again, seeds, limit)
+        if found is None:
+            if unread is not None and STORE_OF[source.name] not in unread:
+                unread.append(STORE_OF[source.name])
+            continue
         held = {c["chunk_id"]: c for c in [*pool, *structured]}
         for chunk in found:
             if chunk["chunk_id"] in held:  # a path source marks a chunk the pool holds
@@ -385,3 +420,34 @@ def gather(
         }
         for rank, (c, tier) in enumerate(tiers, 1)
     ]
+
+
+STORE_OF = {"keyword": "keyword_tree", "paths": "knowledge_graph", "graph": "knowledge_graph"}
+"""The derived store each structured source reads."""
+
+
+def find_or_skip(
+    ctx: Context,
+    source: Source,
+    question: str,
+    pool: Sequence[Candidate],
+    seen: Collection[str],
+    seeds: Sequence[str],
+    limit: int,
+) -> list[Candidate] | None:
+    """A structured source's finds; None when its store cannot be read (marked stale, logged).
+
+    The keyword tree and the graphs are derived from the chunks, which still answer: a
+    damaged file of theirs costs the question their finds, not its answer, and the next
+    write (or `treerag docs rebuild`) makes them again.
+    """
+    try:
+        return source.find(question, pool, seen, seeds, limit)
+    except Exception as exc:  # any failure of a derived store: the chunks are the truth
+        from treerag.documents.manifest import mark_stale
+
+        store = STORE_OF[source.name]
+        log.warning("the %s could not be read: %s: %s", store, type(exc).__name__, exc)
+        with contextlib.suppress(OSError):
+            mark_stale(ctx, store, reason=f"could not be read ({type(exc).__name__}: {exc})")
+        return None

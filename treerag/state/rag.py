@@ -182,6 +182,9 @@ class RagState(RagInput, total=False):
     """Which reasoner answered ("offline" or the chat model's name)."""
     error: str
     """A run-level problem the answer had to work around (e.g. nothing ingested)."""
+    unread_stores: list[str]
+    """Derived stores ("keyword_tree", "knowledge_graph") this run could not read and went
+    on without (`retrievers.sources.find_or_skip`); the answer says so."""
 
 
 class RagOutput(TypedDict, total=False):

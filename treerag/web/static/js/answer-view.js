@@ -93,11 +93,15 @@ export class TurnView {
     this.subruns = new Map();
     this.sourcesEl = el("ol", { cls: "sources" });
     this.metaEl = el("div", { cls: "meta" });
+    // What the run had to work around (a failed model, a store it could not read).
+    this.noticeEl = el("div", { cls: "answer-notice", attrs: { role: "note" } });
+    this.noticeEl.hidden = true;
     this.copy = copyButton("copy", () => this.raw, "Copy the answer as markdown");
     this.copy.hidden = true;
     this.el = el("div", { cls: "msg ai streaming", attrs: { "data-turn": turnNo, "aria-busy": "true" } }, [
       el("div", { cls: "who" }, [document.createTextNode("treerag"), this.copy]),
       this.answerEl,
+      this.noticeEl,
       this.sourcesEl,
       this.subrunsEl,
       this.metaEl,
@@ -189,6 +193,9 @@ export class TurnView {
     this.el.setAttribute("aria-busy", "false");
     this.render(text, meta.citations || []);
     this.meta = meta;
+    this.noticeEl.textContent = meta.notice || "";
+    this.noticeEl.hidden = !meta.notice;
+    if (meta.notice) this.noticeEl.lang = langOf(meta.notice);
     this.showCost();
   }
 

@@ -120,6 +120,7 @@ export class Documents {
         lag.missing ? `misses ${lag.missing} chunk${lag.missing === 1 ? "" : "s"}` : "",
         lag.extra ? `still holds ${lag.extra} deleted one${lag.extra === 1 ? "" : "s"}` : "",
         lag.old_rules ? "was built by an older release's rules" : "",
+        lag.unreadable ? `cannot be read (${lag.unreadable})` : "",
       ].filter(Boolean);
       return `the ${STORE_NAMES[k] || k} ${parts.join(" and ") || "could not follow the last change"}`;
     });
