@@ -53,10 +53,12 @@ JUDGES_FAILED: dict[Script, str] = {
 """The one sentence a run says when some of its model judges failed."""
 
 STORES_UNREAD: dict[Script, str] = {
-    "en": "The {stores} could not be read, so this answer was found without {it}; "
-    "`treerag docs rebuild` makes {it} again from the documents.",
-    "zh-hans": "{stores}无法读取，本回答未使用{it}；`treerag docs rebuild` 可从文档重建。",
-    "zh-hant": "{stores}無法讀取，本回答未使用{it}；`treerag docs rebuild` 可從文件重建。",
+    "en": "The {stores} could not be read, so this answer was found without {it}; a rebuild "
+    "(the Documents panel, or `treerag docs rebuild`) makes {it} again from the documents.",
+    "zh-hans": "{stores}无法读取，本回答未使用{it}；重建（文档面板，或 `treerag docs rebuild`）"
+    "可从文档重新生成。",
+    "zh-hant": "{stores}無法讀取，本回答未使用{it}；重建（文件面板，或 `treerag docs rebuild`）"
+    "可從文件重新生成。",
 }
 """The one sentence a run says when a store derived from the documents could not be read."""
 _IT: dict[Script, tuple[str, str]] = {
