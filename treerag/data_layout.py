@@ -33,6 +33,8 @@
     vectors.npz              its embeddings (derived from world.json: re-embedded when the
                              embedder changes)
     communities.json         its communities (derived from world.json)
+<file>.damaged-<when>        a derived SQLite file (passages.sqlite, judge_cache.sqlite) found
+                             damaged and made again: the old one is kept here (`set_aside`)
 ```
 
 The entity graph comes from `treerag kg build` (a chat model's extraction) or `kg import`:
@@ -48,6 +50,8 @@ other module spells these names), so a name changes in one place.
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from pathlib import Path
 
 MILVUS_FILE = "milvus.db"
@@ -70,6 +74,8 @@ PASSAGE_GRAPH_FILE = "passages.sqlite"
 WORLD_FILE = "world.json"
 VECTORS_FILE = "vectors.npz"
 COMMUNITIES_FILE = "communities.json"
+DAMAGED_SUFFIX = ".damaged-"
+SQLITE_COMPANIONS = ("-wal", "-shm")
 
 FILES = (
     MILVUS_FILE,
@@ -184,3 +190,26 @@ def passage_graph_file(graph_dir: Path) -> Path:
 def world_file(graph_dir: Path) -> Path:
     """The entity graph's main file, in a knowledge-graph folder."""
     return graph_dir / WORLD_FILE
+
+
+def set_aside(path: Path) -> Path:
+    """Move a damaged SQLite file and its WAL files aside under a dated name; return it.
+
+    Only for files derived from others (made again by whoever opens the path next): the old
+    one is kept, not deleted, for whoever wants to look at what went wrong.
+    """
+    stamp = f"{path.name}{DAMAGED_SUFFIX}{time.strftime('%Y%m%d-%H%M%S')}"
+    aside, again = path.with_name(stamp), 1
+    while aside.exists():  # set aside twice in a second: keep both
+        again += 1
+        aside = path.with_name(f"{stamp}-{again}")
+    for suffix in ("", *SQLITE_COMPANIONS):
+        part = Path(f"{path}{suffix}")
+        if part.exists():
+            part.rename(f"{aside}{suffix}")
+    return aside
+
+
+def damaged_sqlite(exc: BaseException) -> bool:
+    """Whether an SQLite error says the file itself is damaged (not busy, not a full disk)."""
+    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)

@@ -48,3 +48,39 @@ def test_the_offline_judge_is_named_by_its_rules_and_its_embedder() -> None:
     name = OfflineReasoner(Embedder()).judge_name
     assert name == f"{OfflineReasoner.name}#{rules_version()}#made-up-embedder"
     assert len(rules_version()) == 12
+
+
+def _damage(path: Path) -> None:
+    """Overwrite every page of an SQLite file but its header (a disk fault, a copy cut short)."""
+    import contextlib
+    import sqlite3
+
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("pragma wal_checkpoint(truncate)")
+    body = path.read_bytes()
+    path.write_bytes(body[:4096] + b"\xff" * max(len(body) - 4096, 8192))
+
+
+def test_a_damaged_cache_is_set_aside_and_started_over(tmp_path: Path) -> None:
+    from treerag.reasoning.base import Judgement
+    from treerag.reasoning.judge_cache import JudgeCache
+
+    path = tmp_path / "judge_cache.sqlite"
+    verdict = Judgement(score=2, reason="holds the year")
+    cache = JudgeCache(path)
+    for i in range(50):
+        cache.put(f"k{i}", verdict)
+    cache.close()
+    _damage(path)
+
+    reopened = JudgeCache(path)  # opens: the damage shows only when a page is read
+    assert reopened.get("k1") is None  # a miss, not an error
+    reopened.put("k1", verdict)
+    assert reopened.get("k1") is not None and reopened.get("k1").score == 2
+    assert [p.name for p in tmp_path.glob("judge_cache.sqlite.damaged-*")]  # kept aside
+    reopened.close()
+
+    path.write_bytes(b"not a database at all" * 300)
+    fresh = JudgeCache(path)  # refused at once: started over as it opens
+    assert fresh.get("k1") is None and len(fresh) == 0
+    assert len(list(tmp_path.glob("judge_cache.sqlite.damaged-*[0-9]"))) == 2  # both kept

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from treerag.context import Context
+from treerag.data_layout import damaged_sqlite
 from treerag.documents import built_with
 from treerag.documents.manifest import mark_stale, now_iso, read_manifest, update_manifest
 from treerag.text import source_file
@@ -105,7 +106,7 @@ class Lag:
 def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]:
     """How far each existing derived store is from the chunk collection (read only)."""
     from treerag.retrievers.keyword_tree import tree_in_use
-    from treerag.retrievers.sources import damaged, passage_graph_in_use
+    from treerag.retrievers.sources import passage_graph_in_use
 
     live = live_chunks(ctx) if live is None else live
     ids = {i for chunk_ids in live.values() for i in chunk_ids}
@@ -118,7 +119,7 @@ def lag(ctx: Context, live: dict[str, set[str]] | None = None) -> dict[str, Lag]
         with passage_graph_in_use(ctx) as graph:
             held["knowledge_graph"] = graph.passage_ids() if graph is not None else set()
     except Exception as exc:
-        if not damaged(exc):
+        if not damaged_sqlite(exc):
             raise
         held["knowledge_graph"] = f"{type(exc).__name__}: {exc}"
     # A store holding nothing has nothing the old rules made.
@@ -229,12 +230,12 @@ def _follow_tree(
 
 
 def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows, renew: bool) -> Outcome:
-    from treerag.retrievers.sources import damaged, set_passage_graph_aside
+    from treerag.retrievers.sources import set_passage_graph_aside
 
     try:
         gone = _follow_graph(ctx, ids, rows, renew)
     except Exception as exc:
-        if not damaged(exc):
+        if not damaged_sqlite(exc):
             raise
         # Derived from the chunks: a damaged file is kept aside and the graph made again.
         set_passage_graph_aside(ctx)

@@ -93,7 +93,9 @@ def judge_cache(ctx: Context) -> str:
     return sqlite_file(
         judge_cache_file(ctx.tenant_path),
         "verdict cache",
-        "verdicts are judged again, nothing else is lost",
+        "",
+        remedy="the next question sets it aside and starts a new one (verdicts are judged "
+        "again, nothing else is lost)",
     )
 
 

@@ -12,15 +12,18 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import sqlite3
 import threading
 from pathlib import Path
 
 from treerag.bounded import BoundedCache, Lease
-from treerag.data_layout import judge_cache_file
+from treerag.data_layout import damaged_sqlite, judge_cache_file, set_aside
 from treerag.reasoning.base import Judgement
 from treerag.source_digest import source_digest
 from treerag.text import width_and_case
+
+log = logging.getLogger(__name__)
 
 RULE_PACKAGES = ("treerag.reasoning", "treerag.text")
 """Where the offline judge's rules live: the reading, answering and follow-up rules, and the
@@ -49,19 +52,29 @@ class JudgeCache:
     """Verdicts survive across runs; errors are never cached."""
 
     def __init__(self, path: Path, max_verdicts: int = MAX_VERDICTS):
-        """Open (or create) the cache file, which keeps at most `max_verdicts` verdicts."""
+        """Open (or create) the cache file, which keeps at most `max_verdicts` verdicts.
+
+        A damaged file (a disk fault, a copy cut short) is set aside and a new one started:
+        verdicts are judged again, no question fails for a cache (`data_layout.set_aside`).
+        """
         path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
-        # WAL with synchronous=NORMAL: a verdict write no longer waits for an fsync, and a
-        # lost last verdict after a power cut only costs one judge call again.
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, value TEXT)")
-        self._db.commit()
+        self.path = path
+        try:
+            self._db = _connect(path)
+        except sqlite3.DatabaseError as exc:
+            self._db = self._started_over(exc)
         self._lock = threading.Lock()
         self.max_verdicts = max_verdicts
         self._writes = 0
         self._closed = False
+
+    def _started_over(self, exc: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """A new cache file in place of a damaged one, kept aside (any other error raises)."""
+        if not damaged_sqlite(exc):
+            raise exc
+        aside = set_aside(self.path)
+        log.warning("the judge cache %s was damaged (%s): moved to %s", self.path, exc, aside)
+        return _connect(self.path)
 
     @staticmethod
     def key(question: str, text: str, judge: str, linked_from: str = "") -> str:
@@ -74,7 +87,14 @@ class JudgeCache:
         with self._lock:
             if self._closed:  # evicted while a judge held it: a miss, judged again
                 return None
-            row = self._db.execute("SELECT value FROM verdicts WHERE key = ?", (key,)).fetchone()
+            try:
+                row = self._db.execute(
+                    "SELECT value FROM verdicts WHERE key = ?", (key,)
+                ).fetchone()
+            except sqlite3.DatabaseError as exc:  # damaged since it was opened: a miss
+                self._db.close()
+                self._db = self._started_over(exc)
+                return None
         if not row:
             return None
         data = json.loads(row[0])
@@ -88,12 +108,16 @@ class JudgeCache:
         with self._lock:
             if self._closed:
                 return
-            # REPLACE gives the row a new rowid: rowids order verdicts by their last write.
-            self._db.execute("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", (key, value))
-            self._writes += 1
-            if self._writes % PRUNE_EVERY == 0:
-                self._prune()
-            self._db.commit()
+            try:
+                # REPLACE gives the row a new rowid: rowids order verdicts by their last write.
+                self._db.execute("INSERT OR REPLACE INTO verdicts VALUES (?, ?)", (key, value))
+                self._writes += 1
+                if self._writes % PRUNE_EVERY == 0:
+                    self._prune()
+                self._db.commit()
+            except sqlite3.DatabaseError as exc:  # damaged since it was opened: not kept
+                self._db.close()
+                self._db = self._started_over(exc)
 
     def _prune(self) -> None:
         self._db.execute(
@@ -111,6 +135,22 @@ class JudgeCache:
             if not self._closed:
                 self._closed = True
                 self._db.close()
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """Open a cache file, creating its table (raises `sqlite3.DatabaseError` if damaged)."""
+    db = sqlite3.connect(str(path), check_same_thread=False, timeout=30)
+    try:
+        # WAL with synchronous=NORMAL: a verdict write no longer waits for an fsync, and a
+        # lost last verdict after a power cut only costs one judge call again.
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute("CREATE TABLE IF NOT EXISTS verdicts (key TEXT PRIMARY KEY, value TEXT)")
+        db.commit()
+    except sqlite3.DatabaseError:
+        db.close()
+        raise
+    return db
 
 
 _caches: BoundedCache[str, JudgeCache] = BoundedCache("judge caches")

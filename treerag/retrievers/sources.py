@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import sqlite3
-import time
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,11 +207,6 @@ def passage_graph_in_use(ctx: Context, create: bool = False) -> Iterator[Any | N
         yield graph
 
 
-def damaged(exc: BaseException) -> bool:
-    """Whether an SQLite error says the file itself is damaged (not busy, not a full disk)."""
-    return isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError)
-
-
 def set_passage_graph_aside(ctx: Context) -> Path:
     """Move a damaged passage graph aside, kept under a dated name; return where it went.
 
@@ -223,11 +216,7 @@ def set_passage_graph_aside(ctx: Context) -> Path:
     """
     path = passage_graph_file(ctx)
     _passage_graphs.pop(str(path.absolute()))
-    aside = path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}")
-    for suffix in ("", "-wal", "-shm"):
-        part = Path(f"{path}{suffix}")
-        if part.exists():
-            part.rename(f"{aside}{suffix}")
+    aside = data_layout.set_aside(path)
     log.warning("the passage graph %s was damaged: moved to %s", path, aside)
     return aside
 
