@@ -83,6 +83,8 @@ def write_cache(path: Path, value: tuple[dict[str, int], int]) -> None:
 def tag(text: str) -> list[tuple[str, str]]:
     """The (word, part of speech) pairs jieba gives a text, read in Simplified script.
 
+    A foreign name jieba cuts into pieces is given back whole (`transliteration`).
+
     jieba's dictionary and its HMM for unknown words are Simplified: Traditional text falls
     through to the HMM a character at a time, which is slow (0.4 s for a 170-character news
     passage of rgb_zh_300 converted by OpenCC, 0.02 s for the same passage in Simplified) and
@@ -94,7 +96,7 @@ def tag(text: str) -> list[tuple[str, str]]:
 
     simple = to_simplified(text)
     same_length = len(simple) == len(text)
-    pairs = [(p.word, p.flag) for p in posseg().cut(simple if same_length else text)]
+    pairs = joined([(p.word, p.flag) for p in posseg().cut(simple if same_length else text)])
     if simple == text or not same_length:
         return pairs
     out: list[tuple[str, str]] = []
@@ -113,6 +115,8 @@ def word_tag(word: str) -> str:
 def tokens(text: str) -> list[tuple[str, int, int]]:
     """The words jieba cuts a text into, as (word as written, start, end), read in Simplified.
 
+    A foreign name jieba cuts into pieces is one word (`transliteration`).
+
     As `tag` does, for the same reason: Traditional text as written is cut a character at a
     time where the dictionary has the word ("舉辦地" is 舉辦 / 地, "举办地" one word).
     """
@@ -120,4 +124,33 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
 
     simple = to_simplified(text)
     read = simple if len(simple) == len(text) else text
-    return [(text[start:end], start, end) for _, start, end in jieba().tokenize(read)]
+    words = joined([(word, word_tag(word)) for word in jieba().lcut(read)])
+    out, at = [], 0
+    for word, _ in words:
+        out.append((text[at : at + len(word)], at, at + len(word)))
+        at += len(word)
+    return out
+
+
+def joined_words(words: list[str]) -> list[str]:
+    """The words jieba cut a text into, the pieces of a foreign name joined (`transliteration`).
+
+    The words may be Traditional: they are read in Simplified, as the dictionary is.
+    """
+    from treerag.text.canonical import to_simplified
+
+    simple = [to_simplified(w) for w in words]
+    if [len(w) for w in simple] != [len(w) for w in words]:
+        return words
+    text, out, at = "".join(words), [], 0
+    for word, _ in joined([(w, word_tag(w)) for w in simple]):
+        out.append(text[at : at + len(word)])
+        at += len(word)
+    return out
+
+
+def joined(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(word, tag) pairs of Simplified text with foreign names whole (`transliteration`)."""
+    from treerag.transliteration import join_foreign_names
+
+    return join_foreign_names(pairs)

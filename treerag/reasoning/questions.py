@@ -254,6 +254,10 @@ def proper(name: str) -> bool:
     if not HAN_CHAR.search(name):
         return MONTH_NAME.fullmatch(name) is None  # "31 July 2000": a date, no name
     from treerag.segment import jieba, word_tag
+    from treerag.transliteration import is_foreign_name
+
+    if is_foreign_name(to_simplified(name)):
+        return True  # 马克 + 龙: a foreign name jieba cuts into common words
 
     freq = jieba().dt.FREQ
     # Read in Simplified, as the dictionary is: "名機組人員" is cut "名機 / 組人員" as written.

@@ -119,9 +119,10 @@ def squash(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _cut(segment: str) -> tuple[str, ...]:
-    from treerag.segment import jieba
+    """The words jieba cuts a Chinese run into, a foreign name joined (`segment.joined_words`)."""
+    from treerag.segment import jieba, joined_words
 
-    return tuple(jieba().lcut(segment))
+    return tuple(joined_words(jieba().lcut(segment)))
 
 
 def tokens(text: str) -> list[str]:
