@@ -181,3 +181,17 @@ def test_an_amount_is_not_a_count_a_unit_or_another_noun_s_value():
     assert answering(question, "", area) is None
     found = answering(question, "", "2031年全国茶叶总产量597.7万吨，比上年增加24.6万吨。")
     assert found is not None and found.filler == "597.7"
+
+
+def test_a_journey_by_its_short_name_is_said_in_full_and_not_by_who_came_after() -> None:
+    """访华 (to visit China) is said "对中国进行国事访问"; "继X之后访华" is another's visit."""
+    from treerag.reasoning.answering import answerings
+
+    question = "马尔索朗访华时间？"
+    text = (
+        "英国首相韦思特将于1月末访华，成为继马尔索朗之后访华的欧洲元首。"
+        "应邀请，马尔索朗将于4月5日至7日对中国进行国事访问。"
+    )
+    found = [a.sentence for a in answerings(question, "", text)]
+    assert found == ["应邀请，马尔索朗将于4月5日至7日对中国进行国事访问。"]
+    assert not list(answerings("马尔索朗访美时间？", "", text))  # 中国 is not 美国

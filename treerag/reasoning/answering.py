@@ -38,7 +38,7 @@ from treerag.reasoning.chunk_reading import (
     statements,
     subjects,
 )
-from treerag.reasoning.contrast import other_place, other_sibling, other_side
+from treerag.reasoning.contrast import only_followed, other_place, other_sibling, other_side
 from treerag.reasoning.fillers import TITLED, candidates, common_word
 from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.lifespan import spelled
@@ -317,6 +317,8 @@ def _answers(
         return None  # "越南GDP增长率" for "中国GDP增长率": another place's figure
     if han and other_sibling(reading.folded, folded):
         return None  # "…夺得2023年澳网男单冠军" for "2023年温网男单冠军": another tournament
+    if han and only_followed(reading.entities, folded):
+        return None  # "…成为继马克龙之后访华的…": another's visit
     options = tuple(candidates(reading, said, led))
     # The question's year ("2022年", the edition's "2023春节档") is checked in the chunk
     # (`_numbers_held`) and dates the sentence (`_other_year`): no relation it must repeat.

@@ -9,10 +9,14 @@ The same holds for the place that owns a figure: "2023年第一季度，越南GD
 Vietnam's growth, not the 中国GDP增长率 asked (`other_place`), and for a sibling of a word the
 question names, a noun of the same length and the same last character in its place: 澳网 for
 温网 (another tournament), 亚军 for 冠军 (another placing), 亚洲杯 for 世界杯 (`other_sibling`).
+
+And a sentence that names the question's entity only as the one another came after ("特蕾莎•梅
+将于1月末访华，成为继马克龙之后访华的欧洲元首") tells of the other's visit (`only_followed`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 _SIDES = {"男": "女", "女": "男"}
@@ -95,3 +99,18 @@ def other_sibling(question: str, folded: str) -> bool:
 _HEADS = frozenset("网军杯奖")
 """Heads of two-character nouns that name one of a kind: a tournament (温网, 澳网), a placing
 (冠军, 亚军), a cup, an award."""
+
+
+def only_followed(entities: Iterable[str], folded: str) -> bool:
+    """Whether a canonical sentence names the question's entities only as one followed (继X之后).
+
+    "继马克龙之后访华" makes 马克龙 the one before: the sentence's event is another's.
+    """
+    named = [e for e in entities if e in folded]
+    if not named:
+        return False
+    for entity in named:
+        rest = re.sub(f"继{re.escape(entity)}之?后", " ", folded)
+        if entity in rest:
+            return False
+    return True

@@ -7,7 +7,8 @@
 - **Each relation term counts one**; a Chinese term is credited with the share of it that
   the text holds as one run of characters (segmentation-free: 出生 in 出生于; half of 动工 in
   动身; only half of 出生 from 出身 and 学生 apart), whole by one of its other words
-  (`EQUIVALENT_WORDS`: 生于 for 出生), and a rate (增长率) by its verb and a percentage.
+  (`EQUIVALENT_WORDS`: 生于 for 出生), a rate (增长率) by its verb and a percentage, and a
+  journey by a short name (访华) by its verb and the name in full (访问中国).
 - **An ordinal the question gives** (第31任, the first) must be in the text.
 """
 
@@ -95,6 +96,7 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
                 said = [
                     *(float(w in folded) for w in equivalents(term)),
                     float(said_by_verb(term, folded)),
+                    float(said_in_full(term, folded)),
                 ]
                 credits.append(max([credit, *said]))
         else:
@@ -103,6 +105,38 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
             )
             credits.append(float(hit))
     return sum(credits) / len(credits) if credits else 1.0
+
+
+SHORT_NAMES = {
+    "华": ("中国",),
+    "美": ("美国",),
+    "日": ("日本",),
+    "俄": ("俄罗斯",),
+    "法": ("法国",),
+    "英": ("英国",),
+    "德": ("德国",),
+    "韩": ("韩国",),
+    "朝": ("朝鲜",),
+    "欧": ("欧洲",),
+    "港": ("香港",),
+    "澳": ("澳门", "澳大利亚"),
+    "台": ("台湾",),
+}
+"""One-character short names of countries and places, as news writes them after a verb of
+going (访华, 赴美, 抵港), with the names a report spells out."""
+_GOING = "访来赴抵返离"
+"""Verbs of going that take a short name: visit, come to, go to, arrive in, return to, leave."""
+
+
+def said_in_full(term: str, folded: str) -> bool:
+    """Whether a text says a journey the question names by a short name (访华) in full.
+
+    "马克龙将于4月5日至7日对中国进行国事访问" says the 访华 it is: the verb's character and the
+    country named in full (`SHORT_NAMES`).
+    """
+    if len(term) != 2 or term[0] not in _GOING or term[1] not in SHORT_NAMES:
+        return False
+    return term[0] in folded and any(name in folded for name in SHORT_NAMES[term[1]])
 
 
 def said_by_verb(term: str, folded: str) -> bool:
