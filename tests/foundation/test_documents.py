@@ -254,7 +254,7 @@ def test_stores_built_by_older_rules_are_reported_then_rebuilt(library, monkeypa
     with pytest.raises(StoreProblem, match="built by an older release's rules"):
         derived_stores(ctx)
 
-    assert rebuild(ctx) == {"keyword_tree": "updated", "knowledge_graph": "updated"}
+    assert rebuild(ctx) == {"keyword_tree": "rebuilt", "knowledge_graph": "rebuilt"}
     assert "Zzold" not in open_passage_graph(ctx).entities_of(chunk)
     assert [n.name for n in open_tree(ctx).exact_lookup("lighthouses")] == ["Lighthouses"]
     assert built_with.outdated(ctx) == set()
@@ -276,3 +276,23 @@ def test_stores_built_by_todays_rules_are_not_rebuilt_by_a_write(library):
     (root / "more.txt").write_text("The Voss ferry was rebuilt in 1921.", encoding="utf-8")
     assert ingest([root], ctx).derived == {"keyword_tree": "updated", "knowledge_graph": "updated"}
     assert "Zzkept" in open_passage_graph(ctx).entities_of(chunk)
+
+
+def test_a_page_upload_keeps_older_rules_stores_in_step_and_leaves_the_rebuild(
+    library, monkeypatch, tmp_path
+):
+    from treerag.documents import built_with
+    from treerag.retrievers.sources import open_passage_graph
+
+    _, ctx = library
+    chunk = _older_release(ctx, monkeypatch)
+    new = tmp_path / "up" / "ferry.txt"
+    new.parent.mkdir()
+    new.write_text("The Voss ferry was rebuilt in 1921 by the Keldmarsh yard.", encoding="utf-8")
+    done = ingest_files([new], ctx)
+    assert done["added"] == ["ferry.txt"]
+    graph = open_passage_graph(ctx)
+    assert "Zzold" in graph.entities_of(chunk)  # not built again by an upload
+    assert new.resolve().as_posix() in {p for p in _ids_by_file(ctx)}
+    assert built_with.outdated(ctx) == {"keyword_tree", "knowledge_graph"}
+    assert list_documents(ctx).behind["knowledge_graph"]["old_rules"] is True

@@ -149,6 +149,11 @@ def _say_derived(report: Any) -> None:
             f"{changes.get('removed', 0)} let go"
         )
     for store, outcome in report.derived.items():
+        if outcome == "rebuilt":
+            console.print(
+                f"{store.replace('_', ' ')} built again from every chunk (this release's rules, "
+                "or its file was damaged)"
+            )
         if outcome == "stale":
             err_console.print(
                 f"[yellow]{store.replace('_', ' ')} is stale[/] (the chunks went in; it could "

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -31,7 +31,10 @@ from treerag.documents.manifest import mark_stale, now_iso, read_manifest, updat
 from treerag.text import source_file
 
 log = logging.getLogger(__name__)
-Outcome = Literal["updated", "stale", "absent"]
+Outcome = Literal["updated", "rebuilt", "stale", "absent"]
+Notify = Callable[[str], None] | None
+"""What became of a derived store: kept in step with the chunks, made again from all of them
+(its rules changed, or its file was damaged), marked stale (it could not follow), or none."""
 STORES = ("keyword_tree", "knowledge_graph")
 ROOT_NAME = "Documents"
 """The root keyword `treerag demo` and `kw derive` put documents under."""
@@ -55,6 +58,8 @@ def reconcile(
     live: dict[str, set[str]] | None = None,
     rows: Sequence[dict[str, Any]] = (),
     base_dir: str | None = None,
+    renew: bool = True,
+    notify: Callable[[str], None] | None = None,
 ) -> dict[str, Outcome]:
     """Bring both derived stores up to the chunk collection; say what became of each.
 
@@ -64,22 +69,26 @@ def reconcile(
         rows: Chunk rows the caller holds (an ingest's new chunks): not fetched again.
         base_dir: The folder the keyword tree names new files relative to (default: the
             common folder of the files it takes in).
+        renew: Build a store again from every chunk when older rules built it (it reads
+            every chunk again: minutes for thousands). False (a page's upload or delete)
+            only keeps it in step; `lag` goes on saying it was built by older rules.
+        notify: Told, in a sentence, before a store is built again from every chunk.
     """
     live = live_chunks(ctx) if live is None else live
     _date_unrecorded(ctx, set(live))
     ids = {i for chunk_ids in live.values() for i in chunk_ids}
     fetch = _Rows(ctx, rows)
-    renew = built_with.outdated(ctx)
-    tree_renew, graph_renew = "keyword_tree" in renew, "knowledge_graph" in renew
+    again = built_with.outdated(ctx) if renew else set()
+    tree_renew, graph_renew = "keyword_tree" in again, "knowledge_graph" in again
     out: dict[str, Outcome] = {
         "keyword_tree": _guard(
             ctx, "keyword_tree", _reconcile_tree, live, ids, fetch, base_dir, tree_renew
         ),
         "knowledge_graph": _guard(
-            ctx, "knowledge_graph", _reconcile_graph, ids, fetch, graph_renew
+            ctx, "knowledge_graph", _reconcile_graph, ids, fetch, graph_renew, notify
         ),
     }
-    built_with.record(ctx, {store for store in renew if out[store] == "updated"})
+    built_with.record(ctx, {store for store in again if out[store] in ("updated", "rebuilt")})
     for store, outcome in out.items():
         if outcome != "stale" and stale(ctx).get(store):
             mark_stale(ctx, store, False)
@@ -206,9 +215,10 @@ def _reconcile_tree(
     with tree_in_use(ctx, create=bool(ids)) as tree:
         if tree is None:
             return "absent"
-        if renew:  # keywords found by the forms older rules wrote: write today's
-            tree.renormalize()
-        return _follow_tree(tree, live, ids, rows, base_dir)
+        # Keywords found by the forms older rules wrote: today's forms, nothing else.
+        renormalized = renew and tree.renormalize().operation_id is not None
+        followed = _follow_tree(tree, live, ids, rows, base_dir)
+        return "rebuilt" if renormalized else followed
 
 
 def _follow_tree(
@@ -229,39 +239,55 @@ def _follow_tree(
     return "updated"
 
 
-def _reconcile_graph(ctx: Context, ids: set[str], rows: _Rows, renew: bool) -> Outcome:
+def _reconcile_graph(
+    ctx: Context, ids: set[str], rows: _Rows, renew: bool, notify: Notify
+) -> Outcome:
     from treerag.retrievers.sources import set_passage_graph_aside
 
     try:
-        gone = _follow_graph(ctx, ids, rows, renew)
+        gone, rebuilt = _follow_graph(ctx, ids, rows, renew, notify)
     except Exception as exc:
         if not damaged_sqlite(exc):
             raise
         # Derived from the chunks: a damaged file is kept aside and the graph made again.
         set_passage_graph_aside(ctx)
-        gone = _follow_graph(ctx, ids, rows, True)
+        gone, _ = _follow_graph(ctx, ids, rows, True, notify)
+        rebuilt = True
     world = _forget_in_world(ctx, gone or set())
-    return "updated" if gone is not None or world else "absent"
+    if gone is None:
+        return "updated" if world else "absent"
+    return "rebuilt" if rebuilt else "updated"
 
 
-def _follow_graph(ctx: Context, ids: set[str], rows: _Rows, renew: bool) -> set[str] | None:
-    """Bring the passage graph up to `ids`; the chunks it dropped (None: there is no graph)."""
+def _follow_graph(
+    ctx: Context, ids: set[str], rows: _Rows, renew: bool, notify: Notify
+) -> tuple[set[str] | None, bool]:
+    """Bring the passage graph up to `ids`.
+
+    Returns the chunks it dropped (None: there is no graph), and whether it was built again
+    from every chunk (older rules had built what it held).
+    """
     from treerag.retrievers.sources import passage_graph_in_use
 
     with passage_graph_in_use(ctx, create=bool(ids)) as graph:
         if graph is None:
-            return None
+            return None, False
         held = graph.passage_ids()
         gone = held - ids
         if renew:  # names read by older rules, or a new file: every chunk, one transaction
-            log.info("building the passage graph from %d chunks", len(ids))
+            if held and notify:
+                notify(
+                    f"the knowledge graph is built again from all {len(ids):,} chunks: this "
+                    "release reads names otherwise (about a minute per 2,000 chunks on two "
+                    "cores)"
+                )
             graph.rebuild(_passages(rows.get(sorted(ids))))
         else:
             graph.remove(gone)
             # One add: each add scans the stored passages for the names it brings.
             graph.add(_passages(rows.get(sorted(ids - held))))
         graph.reset = False  # every stored chunk is in it again
-        return gone
+        return gone, renew and bool(held)
 
 
 def _forget_in_world(ctx: Context, gone: set[str]) -> bool:

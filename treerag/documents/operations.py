@@ -134,7 +134,11 @@ def ingest_files(
                 emit({"event": "batch", "name": name, "done": done, "total": total})
 
         with _writes:
-            report = ingest([Path(path)], ctx, progress=progress, tree_base=tree_base)
+            # A page's upload keeps the derived stores in step; building one again from
+            # every chunk (an upgrade's new rules) is the rebuild button's, not an upload's.
+            report = ingest(
+                [Path(path)], ctx, progress=progress, tree_base=tree_base, renew_derived=False
+            )
             result = report.files[0] if report.files else None
         if result is None or result.status == "skipped":
             reason = result.reason if result else "nothing to ingest"
@@ -183,7 +187,7 @@ def delete_document(ctx: Context, source: str) -> Deletion:
             raise UnknownDocumentError(f"no document {source!r} is ingested")
         store.delete(sorted(ids))
         store.flush()
-        outcome = derived.reconcile(ctx, live)
+        outcome = derived.reconcile(ctx, live, renew=False)
     update_manifest(ctx, lambda d: d["documents"].pop(source, None))
     uploads = uploads_dir(ctx.tenant_path).resolve()
     path = Path(source)

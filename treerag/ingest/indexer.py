@@ -101,6 +101,7 @@ def ingest(
     embeddings=None,
     notify: Callable[[str], None] | None = None,
     tree_base: str | None = None,
+    renew_derived: bool = True,
 ) -> IngestReport:
     """Ingest files and folders; bad files are reported and skipped, the rest go in.
 
@@ -124,9 +125,12 @@ def ingest(
         json_fields: Which JSON keys hold a record's text, title and id.
         progress: Called per file read and per batch written.
         embeddings: The embedder (default: the one the settings name).
-        notify: Called with a sentence when a file is large (it takes a while).
+        notify: Called with a sentence when a file is large, or a derived store is built
+            again from every chunk (it takes a while).
         tree_base: The folder the keyword tree names files relative to (default: the
             common folder of the files ingested).
+        renew_derived: Build a keyword tree or graph that older rules built again from
+            every chunk (`documents.derived.reconcile`); False only keeps it in step.
 
     The keyword tree and the passage-entity graph are then brought up to the collection
     (`treerag.documents.derived.reconcile`): what this call wrote and deleted, and what an
@@ -171,7 +175,9 @@ def ingest(
     base = tree_base if tree_base is not None else common_folder([f.as_posix() for f in files])
     removed = [*writer.deleted, *pruned]
     manifest.record_ingest(ctx, report)
-    report.derived = dict(derived.reconcile(ctx, rows=writer.rows, base_dir=base))
+    report.derived = dict(
+        derived.reconcile(ctx, rows=writer.rows, base_dir=base, renew=renew_derived, notify=notify)
+    )
     report.derived_changes = {"added": len(writer.rows), "removed": len(removed)}
     return report
 
