@@ -28,7 +28,10 @@ def test_the_record_is_written_with_the_collection(tmp_path: Path) -> None:
 def test_a_collection_left_without_its_record_is_made_again(tmp_path: Path) -> None:
     docs = tmp_path / "docs"
     docs.mkdir()
-    (docs / "ship.txt").write_text(TEXT, encoding="utf-8")
+    # English first: the collection is made again from every file's first chunks, as a new
+    # one is, not from the first file's alone (which would make it English-only).
+    (docs / "a_harbour.txt").write_text("The harbour of Keldmarsh was dredged.", encoding="utf-8")
+    (docs / "b_ship.txt").write_text(TEXT, encoding="utf-8")
     ctx = Context(data_dir=str(tmp_path / "data"))
     store = ChunkStore(ctx, get_embeddings(ctx))
     store.ensure(embedding_dimension(store.embeddings), [TEXT])
@@ -38,9 +41,10 @@ def test_a_collection_left_without_its_record_is_made_again(tmp_path: Path) -> N
     assert store.info() == {} and store.exists()
 
     report = ingest([docs], ctx)
-    assert not report.skipped and report.total_chunks == 1
-    fresh = ChunkStore(ctx, get_embeddings(ctx))
-    assert fresh.info()["analyzer"] == "bigram" and fresh.count() == 1
+    assert not report.skipped and report.total_chunks == 2
+    fresh = ChunkStore(ctx, None)
+    assert fresh.info()["analyzer"] == "bigram" and fresh.count() == 2
+    assert fresh.info()["embedding"] != "minilm"  # chosen for text that is not all English
 
 
 def store_properties(store: ChunkStore) -> dict[str, str]:

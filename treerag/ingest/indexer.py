@@ -276,10 +276,13 @@ class _Writer:
         if self.ready:
             return
         self.samples.extend(c.text for c in chunks[:3])
-        if self.store.exists():
+        # A collection an interrupted creation left without its record is made again at the
+        # first write, as a new one: from these samples, not the first file's alone.
+        if self.store.exists() and self.store.info():
             self._open()
 
     def _open(self) -> None:
+        self.store.discard_interrupted()
         if self.choose_embedder and not self.store.exists():
             self._choose_embedder()
         self.store.ensure(embedding_dimension(self.embeddings), self.samples)

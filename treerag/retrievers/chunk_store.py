@@ -165,7 +165,7 @@ class ChunkStore:
 
     def ensure(self, dimension: int, sample_texts: Sequence[str] = ()) -> None:
         """Create the collection if missing; check the embedder matches if present."""
-        if self.exists() and not self._unrecorded_and_empty():
+        if self.exists() and not self.discard_interrupted():
             self.check_compatible(dimension)
             self.load()
             return
@@ -213,7 +213,7 @@ class ChunkStore:
         try:
             # The record is a collection property (Milvus Lite drops a schema's description),
             # written in the same call: a process killed in between would leave a collection
-            # whose analyzer nothing records (every insert then refused: `_unrecorded_and_empty`).
+            # whose analyzer nothing records (every insert then refused: `discard_interrupted`).
             self.client.create_collection(
                 self.name,
                 schema=schema,
@@ -231,7 +231,7 @@ class ChunkStore:
         self._stop_words = stop_words_of(info)
         log.info("created collection %s (%s)", self.name, info)
 
-    def _unrecorded_and_empty(self) -> bool:
+    def discard_interrupted(self) -> bool:
         """Whether the collection is an interrupted creation, dropped here to be made again.
 
         Releases before the record was written with the collection wrote it in a second
@@ -240,7 +240,7 @@ class ChunkStore:
         an field `terms`"). Such a collection holds nothing (no insert ever went in); a
         collection with chunks and no record is one made before records, and stays.
         """
-        if self.info() or self.count():
+        if not self.exists() or self.info() or self.count():
             return False
         log.warning("collection %s has no record and no chunks: made again", self.name)
         self.drop()
