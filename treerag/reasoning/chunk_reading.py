@@ -62,13 +62,20 @@ def statements(text: str) -> list[str]:
     what it asks about without saying it, so it is never quoted as an answer or a bridge
     (`asks`).
     The document's own footnote marks go ("…grinding.[2] The lens…" is two sentences):
-    quoted, they would read as the answer's citations.
+    quoted, they would read as the answer's citations; so does a page's copyright line.
     """
     line = title_line(text)
     out = sentences(unfootnoted(text))
     if line and out and out[0].lstrip("#").strip() == line:
         out = out[1:]
-    return [s for s in out if not asks(s)]
+    return [s for s in out if not asks(s) and not BOILERPLATE.search(s)]
+
+
+BOILERPLATE = re.compile(
+    r"©|\ball rights reserved\b|版权所有|版權所有|copyright\s+\d", re.IGNORECASE
+)
+"""A page's copyright line ("Copyright © 2006- 2023 All rights reserved.", 版权所有): it
+states nothing about anything, and a link title before it on the line is no sentence."""
 
 
 _QUESTION = re.compile(r"^[^,，;；:：]*[?？][\s\"'”’」』）)]*$")

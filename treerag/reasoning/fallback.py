@@ -66,18 +66,39 @@ def states_asked(kind: str, sentence: str, question: str) -> int:
     A count is stated by a number outside dates, times and codes (`fillers.candidates`),
     plainly with what is counted ("132人" for 多少人, "30个议席" for 多少个议席, "four times"
     is not read); a kind, plainly when said before its noun ("喜剧电影": `kinds`); other
-    kinds as `questions.statement` reads them.
+    kinds as `questions.statement` reads them, plainly as a list's field labelled with what
+    the question asks (`labelled`).
     """
     if noun := asked_kind(fold(question)):
         return 2 if kinds(noun, fold(sentence)) else 0
     if kind != "number":
-        return statement(kind, sentence, question)
+        said = statement(kind, sentence, question)
+        return 2 if said and labelled(sentence, question) else said
     found = answer_candidates(read_question(question), sentence)
     if not found:
         return 0
     unit = counted(question)
     folded = fold(sentence)
     return 2 if unit and any(_counts(c, unit, folded) for c in found) else 1
+
+
+FIELD_LABEL = re.compile(r"^\s*([^\s:：,，。;；]{2,16})\s*[:：]\s*\S")
+"""A list's field: a short label, a colon, its value ("年度体育人物：…", "Director: …")."""
+
+
+def labelled(sentence: str, question: str) -> bool:
+    """Whether a sentence is a list's field whose label is the relation the question asks.
+
+    "年度体育人物：中国花样滑冰运动员…隋文静韩聪" for "中国新闻周刊2022年度体育人物是谁？": the
+    page's list names the asked title once, as the label of its value. A year the question
+    gives dates the list, not the label.
+    """
+    match = FIELD_LABEL.match(sentence)
+    if not match:
+        return False
+    label = fold(match.group(1))
+    asked = [t for t in read_question(question).relation if not t.isdigit()]
+    return bool(asked) and all(present(t, label, text_stems(label)) for t in asked)
 
 
 def _counts(number: str, unit: str, folded: str) -> bool:

@@ -14,6 +14,9 @@ _SENTENCE = re.compile(
     r"(?<!\b[A-Z]\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bDr\.)(?<!\bMt\.)(?<=[.!?;])\s+"
     # A closing quotation mark after 。 ends the sentence with it: "…接力开始。”韩正…".
     r"|(?<=[。！？；])(?![”’」』])\s*|(?<=[。！？；][”’」』])\s*"
+    # A page's layout, not prose: a gap of three blanks or more, or a paragraph's ideographic
+    # indent ("　　"), between a page's header, menu or table cells and its sentences.
+    r"|\s*(?:[^\S\n]{3,}|\u3000{2,})\s*"
 )
 # A line that starts a block of its own: a heading, a list item, a table row, a quote.
 _BLOCK_START = re.compile(r"^\s*(#|[-*+•]\s|\d+[.)]\s|\||>)")
