@@ -278,8 +278,7 @@ def _follow_graph(
             if held and notify:
                 notify(
                     f"the knowledge graph is built again from all {len(ids):,} chunks: this "
-                    "release reads names otherwise (about a minute per 2,000 chunks on two "
-                    "cores)"
+                    "release reads names otherwise (about 10 s per 1,000 chunks on two cores)"
                 )
             graph.rebuild(_passages(rows.get(sorted(ids))))
         else:
