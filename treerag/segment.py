@@ -109,7 +109,13 @@ def tag(text: str) -> list[tuple[str, str]]:
 
 def word_tag(word: str) -> str:
     """The part of speech jieba's dictionary gives a (Simplified) word, "" when it has none."""
-    return str(posseg().dt.word_tag_tab.get(word, ""))
+    return str(_word_tags().get(word, ""))
+
+
+@functools.cache
+def _word_tags() -> dict[str, str]:
+    """The part of speech of each word of jieba's dictionary (looked up word by word)."""
+    return posseg().dt.word_tag_tab
 
 
 def tokens(text: str) -> list[tuple[str, int, int]]:
@@ -124,9 +130,9 @@ def tokens(text: str) -> list[tuple[str, int, int]]:
 
     simple = to_simplified(text)
     read = simple if len(simple) == len(text) else text
-    words = joined([(word, word_tag(word)) for word in jieba().lcut(read)])
+    words = joined_words(jieba().lcut(read))
     out, at = [], 0
-    for word, _ in words:
+    for word in words:
         out.append((text[at : at + len(word)], at, at + len(word)))
         at += len(word)
     return out
@@ -138,11 +144,19 @@ def joined_words(words: list[str]) -> list[str]:
     The words may be Traditional: they are read in Simplified, as the dictionary is.
     """
     from treerag.text.canonical import to_simplified
+    from treerag.transliteration import may_join
 
-    simple = [to_simplified(w) for w in words]
-    if [len(w) for w in simple] != [len(w) for w in words]:
+    text = "".join(words)
+    simple_text = to_simplified(text)
+    if len(simple_text) != len(text):
         return words
-    text, out, at = "".join(words), [], 0
+    simple, at = [], 0
+    for word in words:
+        simple.append(simple_text[at : at + len(word)])
+        at += len(word)
+    if not may_join(simple):
+        return words
+    out, at = [], 0
     for word, _ in joined([(w, word_tag(w)) for w in simple]):
         out.append(text[at : at + len(word)])
         at += len(word)

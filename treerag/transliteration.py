@@ -21,6 +21,10 @@ Measured on 1,500 passages of rgb_zh_300: 240 joins of 146 names, nearly all rig
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from treerag.segment import jieba, word_tag
+
 TRANSLITERATION = frozenset(
     "阿埃艾爱安昂奥澳巴拜班邦保鲍贝本比彼毕宾波伯博布查达戴丹道德登迪蒂丁东杜顿多厄恩尔法范"
     "菲芬丰佛弗福富盖甘冈戈格根贡古瓜圭哈海汉豪赫亨洪胡华怀霍基吉加贾杰捷金卡凯坎康考柯科克肯"
@@ -37,8 +41,20 @@ NAME_TAGS = frozenset({"nr", "nrt", "ns", "nz", "nrfg"})
 Pair = tuple[str, str]
 
 
+def may_join(words: list[str]) -> bool:
+    """Whether two words side by side are written in transliteration characters alone.
+
+    Without such a pair there is nothing to join or split (most text): callers skip the
+    tagging `join_foreign_names` needs.
+    """
+    written = [_written_so(w) for w in words]
+    return any(a and b for a, b in zip(written, written[1:], strict=False))
+
+
 def join_foreign_names(pairs: list[Pair]) -> list[Pair]:
     """(word, tag) pairs of Simplified text, each foreign name one word tagged `nr`."""
+    if not may_join([w for w, _ in pairs]):
+        return pairs
     pairs = _unglued(pairs)
     out: list[Pair] = []
     at = 0
@@ -56,16 +72,12 @@ def join_foreign_names(pairs: list[Pair]) -> list[Pair]:
 
 def is_foreign_name(word: str) -> bool:
     """Whether a (Simplified) word is one foreign name that jieba cuts into pieces."""
-    from treerag.segment import jieba, word_tag
-
     pieces = [(w, word_tag(w)) for w in jieba().lcut(word)]
     return len(pieces) >= 2 and join_foreign_names(pieces) == [(word, "nr")]
 
 
 def _unglued(pairs: list[Pair]) -> list[Pair]:
     """Split a name's last syllable from the function word the HMM glued it to (斯以)."""
-    from treerag.segment import word_tag
-
     out: list[Pair] = []
     for word, flag in pairs:
         rest = word[1:]
@@ -110,6 +122,7 @@ def _name_end(pairs: list[Pair], start: int) -> int:
     return end
 
 
+@lru_cache(maxsize=65536)
 def _written_so(word: str) -> bool:
     """Whether a word is written in transliteration characters alone."""
     return bool(word) and all(ch in TRANSLITERATION for ch in word)
@@ -117,6 +130,4 @@ def _written_so(word: str) -> bool:
 
 def _fragment(word: str, flag: str) -> bool:
     """A piece of a longer name: one character, a word jieba's dictionary lacks, or `nrt`."""
-    from treerag.segment import word_tag
-
     return len(word) == 1 or flag == "nrt" or not word_tag(word)

@@ -233,7 +233,8 @@ def _older_release(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> str:
         open_tree(ctx).create_keyword("Lighthouses", use_agent=False)
 
     def older(data):
-        data["built_with"] = {"keyword_tree": "0ld0ld0ld0ld", "knowledge_graph": "0ld0ld0ld0ld"}
+        old = {"keyword_tree": "0ld0ld0ld0ld", "knowledge_graph": "0ld0ld0ld0ld"}
+        data["built_with"][ctx.collection] = old
 
     update_manifest(ctx, older)
     return chunk
@@ -296,3 +297,16 @@ def test_a_page_upload_keeps_older_rules_stores_in_step_and_leaves_the_rebuild(
     assert new.resolve().as_posix() in {p for p in _ids_by_file(ctx)}
     assert built_with.outdated(ctx) == {"keyword_tree", "knowledge_graph"}
     assert list_documents(ctx).behind["knowledge_graph"]["old_rules"] is True
+
+
+def test_each_collection_records_the_rules_its_own_stores_were_built_by(library, tmp_path):
+    from dataclasses import replace
+
+    from treerag.documents import built_with
+    from treerag.documents.manifest import update_manifest
+
+    root, ctx = library
+    other = replace(ctx, collection="other")
+    update_manifest(ctx, lambda d: d["built_with"].update({"other": {"knowledge_graph": "0ld"}}))
+    assert built_with.outdated(ctx) == set()  # this collection's stores are today's
+    assert built_with.outdated(other) == {"keyword_tree", "knowledge_graph"}

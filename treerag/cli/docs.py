@@ -104,7 +104,11 @@ def rebuild_command(
     data_dir: str = DataDirOption,
     collection: str = CollectionOption,
 ) -> None:
-    """Bring the keyword tree and the knowledge graph back in step with the stored chunks."""
+    """Bring the keyword tree and the knowledge graph back in step with the stored chunks.
+
+    A store an older release's rules built, or whose file is damaged (set aside, kept), is
+    built again from every chunk; `treerag doctor` and `docs list` say when one is.
+    """
     from treerag.documents import rebuild
 
     quiet_libraries()

@@ -5,9 +5,9 @@ passage graph keeps the names `treerag.text.names` read (through jieba's diction
 OpenCC), the keyword tree keeps each keyword's normalized forms (`treerag.text.canonical`,
 pinyin). Chunk ids come from the chunks' text, so an ingest after an upgrade finds nothing
 new and the old rules' output would stay, silently, for good. The documents manifest
-records, per store, a hash of the code and packages its rules live in (`source_digest`);
-`documents.derived.reconcile` rebuilds a store whose record differs (or is missing: a store
-older than the record) and `lag` reports it until then.
+records, per collection and store, a hash of the code and packages its rules live in
+(`source_digest`); `documents.derived.reconcile` rebuilds a store whose record differs (or
+is missing: a store older than the record) and `lag` reports it until then.
 """
 
 from __future__ import annotations
@@ -50,8 +50,13 @@ def current(store: str) -> str:
 
 
 def recorded(ctx: Context) -> dict[str, str]:
-    """The hash each store was last built by, as the manifest records it."""
-    return {k: str(v) for k, v in read_manifest(ctx)["built_with"].items() if v}
+    """The hash each store of the context's collection was last built by (the manifest's).
+
+    A tenant's manifest serves all its collections, each with stores of its own: the record
+    is kept per collection.
+    """
+    built = read_manifest(ctx)["built_with"].get(ctx.collection)
+    return {k: str(v) for k, v in built.items() if v} if isinstance(built, dict) else {}
 
 
 def outdated(ctx: Context) -> set[str]:
@@ -66,7 +71,9 @@ def record(ctx: Context, stores: set[str]) -> None:
         return
 
     def change(data: dict[str, Any]) -> None:
-        data["built_with"].update({store: current(store) for store in stores})
+        mine = data["built_with"].get(ctx.collection)
+        mine = mine if isinstance(mine, dict) else {}
+        data["built_with"][ctx.collection] = {**mine, **{s: current(s) for s in stores}}
 
     try:
         update_manifest(ctx, change)
