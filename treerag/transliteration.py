@@ -42,13 +42,14 @@ Pair = tuple[str, str]
 
 
 def may_join(words: list[str]) -> bool:
-    """Whether two words side by side are written in transliteration characters alone.
+    """Whether a word in transliteration characters alone has one after it that starts so.
 
     Without such a pair there is nothing to join or split (most text): callers skip the
-    tagging `join_foreign_names` needs.
+    tagging `join_foreign_names` needs. The word after may go on past the name (斯以).
     """
-    written = [_written_so(w) for w in words]
-    return any(a and b for a, b in zip(written, written[1:], strict=False))
+    return any(
+        _written_so(a) and b[:1] in TRANSLITERATION for a, b in zip(words, words[1:], strict=False)
+    )
 
 
 def join_foreign_names(pairs: list[Pair]) -> list[Pair]:

@@ -84,3 +84,22 @@ def test_a_damaged_cache_is_set_aside_and_started_over(tmp_path: Path) -> None:
     fresh = JudgeCache(path)  # refused at once: started over as it opens
     assert fresh.get("k1") is None and len(fresh) == 0
     assert len(list(tmp_path.glob("judge_cache.sqlite.damaged-*[0-9]"))) == 2  # both kept
+
+
+def test_the_rules_hash_covers_the_segmenter_and_the_foreign_names() -> None:
+    """The judge reads with jieba's tagging (`treerag.segment`) and joins foreign names
+    (`treerag.transliteration`): a change to either must judge afresh."""
+    from treerag.source_digest import source_files
+
+    files = {name for module in judge_cache.RULE_PACKAGES for name, _ in source_files(module)}
+    assert {"treerag.segment", "treerag.transliteration"} <= files
+    assert any(name.startswith("treerag.reasoning/") for name in files)
+
+
+def test_the_graph_is_built_again_when_the_way_names_are_read_changes() -> None:
+    """The passage graph keeps the names `segment.tag` and `transliteration` read."""
+    from treerag.documents.built_with import RULES
+
+    modules, packages = RULES["knowledge_graph"]
+    assert {"treerag.text", "treerag.segment", "treerag.transliteration"} <= set(modules)
+    assert "jieba" in packages

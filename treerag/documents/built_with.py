@@ -28,6 +28,7 @@ RULES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
         (
             "treerag.text",
             "treerag.segment",
+            "treerag.transliteration",
             "treerag.knowledge_graph.passage_graph",
             "treerag.knowledge_graph.text",
         ),

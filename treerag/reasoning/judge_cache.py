@@ -25,9 +25,10 @@ from treerag.text import width_and_case
 
 log = logging.getLogger(__name__)
 
-RULE_PACKAGES = ("treerag.reasoning", "treerag.text")
+RULE_PACKAGES = ("treerag.reasoning", "treerag.text", "treerag.segment", "treerag.transliteration")
 """Where the offline judge's rules live: the reading, answering and follow-up rules, and the
-text they read with (scripts, names, segmentation)."""
+text they read with (scripts, names; segmentation and foreign names, which are modules of
+their own: a change to jieba's tagging had left the old verdicts in the cache)."""
 
 
 @functools.cache
