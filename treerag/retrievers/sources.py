@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import sqlite3
 from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -415,6 +416,18 @@ STORE_OF = {"keyword": "keyword_tree", "paths": "knowledge_graph", "graph": "kno
 """The derived store each structured source reads."""
 
 
+def store_faults() -> tuple[type[Exception], ...]:
+    """What a derived store's damaged or unreadable file raises.
+
+    SQLite's, the file system's and the two engines' own errors (imported when one is
+    raised: they load the engines). A bug in the code that reads them still fails the run.
+    """
+    from treerag.keyword_tree.errors import KeywordTreeError
+    from treerag.knowledge_graph.errors import KnowledgeGraphError
+
+    return (sqlite3.Error, OSError, KeywordTreeError, KnowledgeGraphError)
+
+
 def find_or_skip(
     ctx: Context,
     source: Source,
@@ -432,7 +445,7 @@ def find_or_skip(
     """
     try:
         return source.find(question, pool, seen, seeds, limit)
-    except Exception as exc:  # any failure of a derived store: the chunks are the truth
+    except store_faults() as exc:  # a store's file, not our code: the chunks are the truth
         from treerag.documents.manifest import mark_stale
 
         store = STORE_OF[source.name]
