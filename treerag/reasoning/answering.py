@@ -39,7 +39,7 @@ from treerag.reasoning.chunk_reading import (
     subjects,
 )
 from treerag.reasoning.contrast import only_followed, other_place, other_sibling, other_side
-from treerag.reasoning.fillers import TITLED, candidates, common_word
+from treerag.reasoning.fillers import candidates, common_word, titled
 from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.lifespan import spelled
 from treerag.reasoning.named import names_in
@@ -166,7 +166,7 @@ def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
 def _named(found: Answering) -> bool:
     """Whether an answer's filler is a name or a quoted title of its sentence."""
     cased = fold_cased(found.sentence)
-    return found.filler in (*TITLED.findall(cased), *proper_names(cased, READING))
+    return found.filler in (*titled(cased), *proper_names(cased, READING))
 
 
 def answering_across(

@@ -52,7 +52,24 @@ def title_line(text: str) -> str:
 def subjects(title: str, text: str) -> tuple[str, ...]:
     """What a chunk is about: its document's title (bare) and its opening title line."""
     found = [_DISAMBIGUATOR.sub("", title).strip(), title_line(text)]
-    return tuple(dict.fromkeys(s for s in found if s))
+    return tuple(dict.fromkeys(s for s in found if s and not identifier(s)))
+
+
+_ID_WORD = re.compile(r"(?=\w*\d)\w*_\w*|(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{8,}|\d{6,}", re.IGNORECASE)
+"""A word of a file's identifier: digits joined by underscores ("eval_bc79217d", "IMG_2034";
+not "marta_velik", a name), a hash
+(letters and digits, eight or more: "b7111315ca0cdbe4") or a long number; not a short code
+such as "C919" or "MU5735", which names an aircraft or a flight."""
+
+
+def identifier(title: str) -> bool:
+    """Whether a title is a file's identifier, not a name: every word a code.
+
+    A document stored as "b7111315ca0cdbe4.txt" is titled by its file name; "他" in it
+    refers to someone its text names, not to the identifier ("Report 2023" has a word).
+    """
+    words = title.split()
+    return bool(words) and all(_ID_WORD.fullmatch(w) for w in words)
 
 
 def statements(text: str) -> list[str]:
@@ -85,9 +102,20 @@ def asks(sentence: str) -> bool:
     """Whether a sentence is a question: one clause, ending with a question mark.
 
     A question mark closes only the last clause: "iPhone SE3起售价3499元，凭这就能…吗？"
-    states a price before it asks.
+    states a price before it asks. A headline asks without one: its last clause asks why or
+    how, and no full stop closes it ("只想当糕点师的他，为何向…扔出炸弹 ...").
     """
-    return _QUESTION.search(sentence) is not None
+    if _QUESTION.search(sentence) is not None:
+        return True
+    said = _ELLIPSIS_END.sub("", sentence)  # an excerpt cut short ends with no stop of its own
+    last = re.split(r"[,，;；:：]", said)[-1]
+    stops = ("。",) if HAN_CHAR.search(last) else (".",)  # "…炸弹." in a list of links asks
+    return _WHY_HOW.search(fold(last)) is not None and not said.endswith(stops)
+
+
+_ELLIPSIS_END = re.compile(r"\s*(?:\.{3}|…+)?\s*$")
+_WHY_HOW = re.compile(r"为何|为什么|为啥|怎么|如何|\bwhy\b|\bhow\b")
+"""A clause that asks why or how (read in the canonical form)."""
 
 
 def pronoun_led(sentence: str) -> bool:

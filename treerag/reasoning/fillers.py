@@ -180,8 +180,8 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         # "吉祥物叫什么": only a name the sentence gives the noun (`called`); 卡塔尔 of
         # "2022年卡塔尔世界杯…第一个没有脚的吉祥物" is not what the mascot is called.
         asked_name = named_noun(reading.folded)
-        titled = [*TITLED.findall(fold_cased(sentence)), *names]
-        names = called(asked_name, folded) if asked_name[1] else titled
+        quoted = [*titled(fold_cased(sentence)), *names]
+        names = called(asked_name, folded) if asked_name[1] else quoted
     asked_after = _ASKED_AFTER.match(asked)
     if subject:
         # "1940年，他在渡口县创办了…": who did it is the pronoun's; a place is not a who. But
@@ -281,6 +281,22 @@ _WORK_ASKED = re.compile(
 _WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
 
 TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
+_SPOKEN = re.compile(r"[，。！？；,!?;]")
+
+
+def titled(text: str) -> list[str]:
+    """The names a text gives in title marks or quotes (`TITLED`), as written.
+
+    A quote holding a clause's punctuation is speech, not a name: "“任何项目都有危险，练一个
+    项目就要练好！”" is what someone said; a work's title in 《》 is a name whatever it holds.
+    """
+    return [
+        m.group(1)
+        for m in TITLED.finditer(text)
+        if m.group(0).startswith("《") or not _SPOKEN.search(m.group(1))
+    ]
+
+
 _OBJECT_GLUE = re.compile(r"\s+(?:by|in|at|to|from|for|with|as|on|into)\s+(?:[Tt]he\s+)?")
 _PLACE_AFTER_OBJECT = re.compile(r"(?:\s+[a-z][\w'\-]*){1,6}?\s+(?:in|at|near)\s+(?:[Tt]he\s+)?")
 """The verb's object in lower-case words (no name, no comma), then a locative: "opened a

@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 
 _ZH_ASKED = re.compile(
     rf"(?:(?:什么|哪一?种|哪)(?:类型|种类)的?|什么样的)([{HAN}]{{1,4}})[？?。！!\s]*$"
+    rf"|是什么(?!时候|时间|地方|意思|原因|东西|样子|日子|人)([{HAN}]{{2,4}}?)的?[？?。！!\s]*$"
 )
-"""A kind word must be asked: "哪种动物最大" asks which animal, a name, not a kind."""
+"""A kind word must be asked: "哪种动物最大" asks which animal, a name, not a kind. A thing
+the question names, asked "是什么X(的)" ("徐梦桃是什么项目的", "…是什么电影"), is asked its
+kind of X too (not a time, a place, a meaning or a cause: those are other slots)."""
 _EN_ASKED = re.compile(r"\bwhat (?:kind|type|sort|genre)s? of ([a-z][a-z\-]*)")
 _ZH_NOT_KIND = frozenset(
     "的 是 为 一 这 那 该 此 部 款 种 个 类 位 名 类型 种类 一部 一款 一种 一个 一位 一名 "
@@ -44,7 +47,7 @@ KIND_WORDS = frozenset({"类型", "种类", "样", *_EN_NOT_KIND})
 def asked_kind(question: str) -> str:
     """The noun whose kind a canonical question asks for ("电影", "game"), else ""."""
     match = _ZH_ASKED.search(question) or _EN_ASKED.search(question)
-    return match.group(1) if match else ""
+    return next((g for g in match.groups() if g), "") if match else ""
 
 
 def without_kind_words(reading: QuestionReading) -> QuestionReading:
@@ -69,16 +72,35 @@ def kinds(noun: str, sentence: str) -> list[str]:
 
 
 def _zh_kinds(noun: str, sentence: str) -> list[str]:
-    from treerag.segment import jieba
+    """The words right before `noun` in a Chinese sentence, or before the noun's head.
 
+    The head of a compound of three characters or more is its last character: 剧 of 电视剧
+    in "反黑刑侦剧" (not where it ends the compound itself, "电视剧市场"). A determiner or
+    a numeral with its measure word ends the kind ("任何项目", "该项目", "一个项目").
+    """
+    from treerag.segment import tag
+
+    said = list(re.finditer(re.escape(noun), sentence))
+    if len(noun) >= 3:  # the head alone, where it does not end the compound itself
+        said += re.finditer(f"(?<!{re.escape(noun[:-1])}){re.escape(noun[-1])}", sentence)
     found = []
-    for match in re.finditer(re.escape(noun), sentence):
-        before = jieba().lcut(sentence[max(0, match.start() - 8) : match.start()])
+    for match in said:
+        before = list(tag(sentence[max(0, match.start() - 8) : match.start()]))
         kept: list[str] = []
-        for word in reversed(before):
-            if word in _ZH_NOT_KIND or not _HAN_WORD.fullmatch(word) or len(kept) == 2:
+        for word, flag in reversed(before):
+            if (
+                word in _ZH_NOT_KIND
+                or not _HAN_WORD.fullmatch(word)
+                or len(kept) == 2
+                or flag.startswith(_NOT_KIND_TAGS)
+            ):
                 break
             kept.insert(0, word)
         if kept:
             found.append("".join(kept))
     return found
+
+
+_NOT_KIND_TAGS = ("r", "m", "p", "c", "u")
+"""jieba's tags of pronouns and determiners, numerals (一个, 一部), prepositions, conjunctions
+and particles: none says a kind."""

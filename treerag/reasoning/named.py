@@ -37,7 +37,8 @@ def names_in(name: str, text: str) -> bool:
     if len(name) < MIN_NAME_CHARS["cjk" if has_han(name) else "latin"]:
         return False
     if has_han(name):
-        return name in text
+        # A team is named without its 队 too: "阿根廷队" is "阿根廷" in a match report.
+        return name in text or (name.endswith("队") and len(name) > 2 and name[:-1] in text)
     return _latin_name(name).search(text) is not None
 
 

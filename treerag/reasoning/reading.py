@@ -66,8 +66,8 @@ def _unglued(folded: str) -> str:
     return _FRAME_LOCATIVE.sub(r"\1\2 ", folded)
 
 
-ASKING = re.compile(r"^(?:哪|几|多少|什么|何|谁)")
-"""Chinese question words jieba keeps whole (哪一年, 几次): they ask, they do not relate."""
+ASKING = re.compile(r"^(?:哪|几|第几|多少|什么|何|谁)")
+"""Chinese question words jieba keeps whole (哪一年, 几次, 第几次): they ask, they do not relate."""
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,11 @@ def _opening_name(question: str) -> list[str]:
     return [word]
 
 
+WORK_TITLE = re.compile(r"《([^《》]{2,40})》")
+"""A work's title in Chinese title marks (《狂飙》): the name of a film, book, song or law,
+whatever words it is made of ("《三悦有了新工作》" names a series, not a job)."""
+
+
 def codes(text: str) -> list[str]:
     """The codes a text gives, as written (`_CODE`)."""
     return _CODE.findall(text)
@@ -166,6 +171,7 @@ def read_question(question: str) -> QuestionReading:
                 *_opening_name(cased),
                 *(_without_asking_end(n) for n in proper_names(cased, READING)),
                 *codes(cased),
+                *WORK_TITLE.findall(cased),
             ]
             if canonical(n)
             and canonical(n) != modifier  # "what Australian city": a kind, not a name
@@ -187,6 +193,10 @@ def read_question(question: str) -> QuestionReading:
         found = tuple(dict.fromkeys(_person_of(n) or n for n in found))
         named_terms = {t for n in found for t in content_terms(n)}
         relation = tuple(t for t in candidates if t not in named_terms)
+    if found and _DEFINITION.search(folded):
+        # "俄罗斯瓦格纳是什么" asks what the thing is: the place before its name says which
+        # one, it is no relation a definition must repeat.
+        relation = tuple(t for t in relation if not _place_word(t))
     kind = slot(question)
     return QuestionReading(
         folded=folded,
@@ -200,6 +210,18 @@ def read_question(question: str) -> QuestionReading:
         # The asked-for noun (电影 of 哪部电影) says the answer's kind, not its relation.
         asked=_asking(folded, relation, head, kind),
     )
+
+
+_DEFINITION = re.compile(r"是(?:什么|谁)\s*[?？。!！]?\s*$")
+"""A Chinese question asking what or who a thing it names is: nothing follows the question
+word."""
+
+
+def _place_word(term: str) -> bool:
+    """Whether jieba's dictionary gives a (Simplified) word as a place name."""
+    from treerag.segment import word_tag
+
+    return word_tag(term) == "ns"
 
 
 _AUXILIARY = re.compile(
