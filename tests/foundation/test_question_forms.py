@@ -7,7 +7,7 @@ that asks why is no statement; a file's identifier is no document subject.
 
 from treerag.reasoning.answering import answering
 from treerag.reasoning.chunk_reading import asks, identifier, subjects
-from treerag.reasoning.fillers import titled
+from treerag.reasoning.fillers import candidates, titled
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.named import names_in
 from treerag.reasoning.reading import fold, read_question
@@ -85,3 +85,23 @@ def test_a_definition_asks_no_relation_of_the_place_before_the_name():
     assert read_question("俄罗斯瓦格纳是什么").entities == ("瓦格纳",)
     # A question that relates more than a place keeps its relation.
     assert "剧团" in read_question("青州的白鹭剧团是什么").relation
+
+
+def test_the_noun_asked_after_what_was_done_is_its_kind_not_relation():
+    # "What is the banned substance he tested positive for?": the sentence names the
+    # substance, not its kind.
+    question = "周晓岚被查出的禁用物质是什么"
+    assert read_question(question).relation == ("查出",)
+    kind_only = "青州体育局表示，禁用物质清单每年更新，运动员赛外也不得使用。"
+    assert answering(question, "", kind_only) is None
+    found = answering(question, "", "周晓岚在一次赛外检查中被查出美雄酮（MTD）阳性。")
+    assert found is not None and "美雄酮" in found.sentence
+    # A noun after a name, not after a verb, is the relation: 口号 is said.
+    assert "口号" in read_question("青州运动会的口号是什么").relation
+
+
+def test_a_clock_time_is_no_count():
+    question = "2031年青州新能源指标有多少个？"
+    assert candidates(read_question(question), "【查询时间】2031年5月26日10:00") == []
+    # A score is written with one digit a side: still numbers.
+    assert candidates(read_question("比赛比分是多少"), "双方最终以4:2结束比赛") == ["4", "2"]

@@ -94,6 +94,9 @@ class QuestionReading:
     asked: str = ""
     """The relation term the question asks with: the last of the clause holding its question
     word ("born" in "Where was the founder of X born?", 出生 in "…的老师，出生在哪里？")."""
+    kind_words: tuple[str, ...] = ()
+    """The words of the noun a Chinese question asks after what was done ("禁用物质" of
+    "…被查出的禁用物质是什么"): the kind of thing asked, no relation (`_done_to`)."""
 
     def relation_in(self, named: Sequence[str]) -> QuestionReading:
         """This reading with the relation of a text that names `named` (of its entities).
@@ -108,7 +111,11 @@ class QuestionReading:
             blank = self.folded
             for name in sorted((fold(n) for n in named), key=len, reverse=True):
                 blank = blank.replace(name, " " * len(name))
-            kept = tuple(t for t in _relation_terms(blank, self.head) if t not in words)
+            kept = tuple(
+                t
+                for t in _relation_terms(blank, self.head)
+                if t not in words and t not in self.kind_words
+            )
         return replace(self, relation=kept, asked=_asking(self.folded, kept, self.head, self.kind))
 
 
@@ -198,6 +205,14 @@ def read_question(question: str) -> QuestionReading:
         # one, it is no relation a definition must repeat.
         relation = tuple(t for t in relation if not _place_word(t))
     kind = slot(question)
+    if kind == "thing" and _done_to(cased, start):
+        # "吕小军被查出的禁用物质是什么": what was done (查出) is the relation, the noun after
+        # 的 the kind of thing asked; a sentence names the thing, not its kind ("被查出促红
+        # 细胞生成素"), as "the banned substance he tested positive for" is named.
+        kind_words = tuple(content_terms(fold(asked_noun)))
+        relation = tuple(t for t in relation if t not in kind_words)
+    else:
+        kind_words = ()
     return QuestionReading(
         folded=folded,
         kind=kind,
@@ -209,12 +224,23 @@ def read_question(question: str) -> QuestionReading:
         several=asks_several(question),
         # The asked-for noun (电影 of 哪部电影) says the answer's kind, not its relation.
         asked=_asking(folded, relation, head, kind),
+        kind_words=kind_words,
     )
 
 
 _DEFINITION = re.compile(r"是(?:什么|谁)\s*[?？。!！]?\s*$")
 """A Chinese question asking what or who a thing it names is: nothing follows the question
 word."""
+
+
+def _done_to(cased: str, noun_at: int) -> bool:
+    """Whether a Chinese question's asked noun (at `noun_at`, after 的) follows a verb."""
+    from treerag.segment import tag
+
+    if noun_at < 2 or cased[noun_at - 1] != "的":
+        return False
+    words = list(tag(fold(cased[max(0, noun_at - 9) : noun_at - 1])))
+    return bool(words) and words[-1][1] == "v"
 
 
 def _place_word(term: str) -> bool:

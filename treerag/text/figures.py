@@ -75,9 +75,11 @@ STATED_DATE = re.compile(rf"{YEAR.pattern}|\d{{2,4}}年|\d{{1,2}}月|\d{{1,2}}�
 
 DATE_PART = re.compile(
     r"\d{1,4}(?=\s*[年月日号])|\d{1,2}\s*时(?:\s*\d{1,2}\s*分)?|\d{1,2}\s*点\s*(?:\d{1,2}\s*分|半|整|多|许|左右)"
+    r"|(?<![\d:])\d{1,2}:[0-5]\d(?![\d:])"
 )
-"""A number that is part of a date or a time of day (12月10日, 2021年, 2点20分): a count
-question does not ask it ("23时左右", "14时38分"; "3点" alone may be three points)."""
+"""A number that is part of a date or a time of day (12月10日, 2021年, 2点20分, 10:00): a
+count question does not ask it ("23时左右", "14时38分"; "3点" alone may be three points; a
+score is written with one digit a side, "4:2")."""
 
 QUANTITY = re.compile(
     r"(?<![a-z\d.,])\d(?:[\d,.]*\d)?(?:\s*%)?"
