@@ -23,7 +23,7 @@ from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.place_slot import located, not_where, place_spans, within
 from treerag.reasoning.placing import asks_placing, placings
 from treerag.reasoning.quantities import quantities
-from treerag.reasoning.reading import QuestionReading, fold
+from treerag.reasoning.reading import WORK_TITLE, QuestionReading, fold
 from treerag.reasoning.relation_held import equivalents, inflected
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
@@ -168,7 +168,7 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
     if _WORK_ASKED.search(asked) and HAN_CHAR.search(folded):
         # A Chinese text writes the title of a work between 《》 (the 书名号 of GB/T 15834):
         # "大量观影群体" is no film.
-        return [t for t in _WORK_TITLE.findall(folded) if canonical(t) not in canonical(asked)]
+        return [t for t in WORK_TITLE.findall(folded) if canonical(t) not in canonical(asked)]
     if reading.head and not HAN_CHAR.search(reading.head) and stem(reading.head) not in folded:
         found = _object_of(reading, sentence)
         return [found] if found else []
@@ -278,7 +278,6 @@ _WORK_ASKED = re.compile(
     f"|(?:{_WORKS})(?:的名字)?(?:是|叫)(?:什么|哪一?[部本首个])(?:名字)?\\s*[？?]?\\s*$"
 )
 """A Chinese question asking for a work by its title: 哪部电影, 哪本书, 电视剧是什么."""
-_WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
 
 TITLED = re.compile(r"[《“\"「]([^《》“”\"「」]{2,40})[》”\"」]")
 _SPOKEN = re.compile(r"[，。！？；,!?;]")

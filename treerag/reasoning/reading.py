@@ -152,9 +152,10 @@ def _opening_name(question: str) -> list[str]:
     return [word]
 
 
-WORK_TITLE = re.compile(r"《([^《》]{2,40})》")
-"""A work's title in Chinese title marks (《狂飙》): the name of a film, book, song or law,
-whatever words it is made of ("《三悦有了新工作》" names a series, not a job)."""
+WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
+"""A work's title in Chinese title marks (《狂飙》, the 书名号 of GB/T 15834): the name of a
+film, book, song or law, whatever words it is made of ("《三悦有了新工作》" names a series, not
+a job)."""
 
 
 def codes(text: str) -> list[str]:
