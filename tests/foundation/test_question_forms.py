@@ -2,11 +2,11 @@
 
 A work's title in 《》 is one name; 第几次 asks; "X是什么Y的" asks X's kind of Y; a team is
 named with or without 队; a quotation that holds a clause is speech, not a name; a headline
-that asks why is no statement; a file's identifier is no document subject.
+that asks why is no statement; a file named by an identifier gives no document subject.
 """
 
 from treerag.reasoning.answering import answering
-from treerag.reasoning.chunk_reading import asks, identifier, subjects
+from treerag.reasoning.chunk_reading import asks, subjects
 from treerag.reasoning.fillers import candidates, titled
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.named import names_in
@@ -67,13 +67,22 @@ def test_a_headline_asking_why_is_no_statement():
     assert not asks("He explained how the river floods.")
 
 
-def test_a_file_identifier_is_no_subject():
+def test_a_file_named_by_an_identifier_gives_no_subject():
+    from treerag.reasoning.named import title_of
+    from treerag.text.sources import identifier, own_title
+
     assert identifier("eval_3f9a12bc 7c41d0e9aa12f3b4")
     assert identifier("IMG_2034")
     for name in ("C919", "MU5735", "marta_velik", "Report 2023"):
         assert not identifier(name), name
-    assert subjects("eval_3f9a12bc 7c41d0e9aa12f3b4", "他为何离开青州。") == ()
-    assert subjects("marta_velik", "Marta Velik\n\nShe was born in Orlenburg.") == (
+    # A whole file's title is its stem when it has no heading: an identifier is none.
+    chunk = {"title": "b7111315ca0cdbe4", "source": "/docs/b7111315ca0cdbe4.txt"}
+    assert title_of(chunk) == ""
+    assert subjects(title_of(chunk), "他为何离开青州。") == ()
+    assert own_title("marta_velik", "/docs/marta_velik.md") == "marta_velik"
+    assert subjects(
+        own_title("marta_velik", "/docs/marta_velik.md"), "Marta Velik\n\nShe was born."
+    ) == (
         "marta_velik",
         "Marta Velik",
     )

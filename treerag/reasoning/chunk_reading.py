@@ -52,24 +52,7 @@ def title_line(text: str) -> str:
 def subjects(title: str, text: str) -> tuple[str, ...]:
     """What a chunk is about: its document's title (bare) and its opening title line."""
     found = [_DISAMBIGUATOR.sub("", title).strip(), title_line(text)]
-    return tuple(dict.fromkeys(s for s in found if s and not identifier(s)))
-
-
-_ID_WORD = re.compile(r"(?=\w*\d)\w*_\w*|(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{8,}|\d{6,}", re.IGNORECASE)
-"""A word of a file's identifier: digits joined by underscores ("eval_bc79217d", "IMG_2034";
-not "marta_velik", a name), a hash
-(letters and digits, eight or more: "b7111315ca0cdbe4") or a long number; not a short code
-such as "C919" or "MU5735", which names an aircraft or a flight."""
-
-
-def identifier(title: str) -> bool:
-    """Whether a title is a file's identifier, not a name: every word a code.
-
-    A document stored as "b7111315ca0cdbe4.txt" is titled by its file name; "他" in it
-    refers to someone its text names, not to the identifier ("Report 2023" has a word).
-    """
-    words = title.split()
-    return bool(words) and all(_ID_WORD.fullmatch(w) for w in words)
+    return tuple(dict.fromkeys(s for s in found if s))
 
 
 def statements(text: str) -> list[str]:

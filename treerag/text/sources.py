@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import PurePath
 
 RECORD_MARK = "#"
@@ -47,10 +48,30 @@ def _splits(source: str) -> list[tuple[str, str]]:
 
 
 def own_title(title: str, source: str) -> str:
-    """A chunk's title when its document has one of its own, "" for a `placeholder_title`."""
+    """A chunk's title when its document has one of its own, else "".
+
+    A record's `placeholder_title` is none, and neither is the stem of a file named by an
+    identifier (`identifier`): "他" in "b7111315ca0cdbe4.txt" or "IMG_2034.md" refers to
+    someone its text names, while "marta_velik.md" is titled by its subject's name.
+    """
     if any(title == placeholder_title(f, r) for f, r in _splits(source)):
         return ""
+    if title == PurePath(source_file(source)).stem and identifier(title):
+        return ""
     return title
+
+
+_ID_WORD = re.compile(r"(?=\w*\d)\w*_\w*|(?=[a-z]*\d)(?=\d*[a-z])[a-z\d]{8,}|\d{6,}", re.IGNORECASE)
+"""A word of a file's identifier: digits joined by underscores ("eval_bc79217d", "IMG_2034";
+not "marta_velik", a name), a hash (letters and digits, eight or more: "b7111315ca0cdbe4")
+or a long number; not a short code such as "C919" or "MU5735", which names an aircraft or a
+flight."""
+
+
+def identifier(name: str) -> bool:
+    """Whether a file's name is an identifier, not a title: every word a code (`_ID_WORD`)."""
+    words = name.split()
+    return bool(words) and all(_ID_WORD.fullmatch(w) for w in words)
 
 
 def shown_title(title: str, source: str) -> str:
