@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import pytest
 
+from treerag.reasoning.answering import answering
 from treerag.reasoning.base import EvidenceItem
-from treerag.reasoning.chunk_reading import statements
-from treerag.reasoning.fallback import labelled, states_asked
+from treerag.reasoning.chunk_reading import labelled, statements
+from treerag.reasoning.fallback import states_asked
 from treerag.reasoning.text import sentences
 
 PAGE = (
@@ -68,3 +69,17 @@ def test_the_labelled_field_of_a_list_leads_the_answer(reasoner):
     ]
     quotes = reasoner._fallback("潮声周刊2031年度体育人物是谁？", evidence)
     assert quotes[0].text == "年度体育人物：花样滑冰运动员，冬奥会金牌得主沈秋禾"
+
+
+def test_a_list_field_labelled_with_what_is_asked_answers_under_its_heading():
+    # The heading names the list's publisher and year; the field, what is asked.
+    question = "潮声周刊2031年度体育人物是谁？"
+    text = (
+        "附：《潮声周刊》2031“年度人物”榜单(排名不分先后) \u3000\u3000"
+        "年度文化人物：著名作家沈疑微 \u3000\u3000"
+        "年度体育人物：青州赛艇运动员，金牌得主林秋雁 \u3000\u3000"
+        "年度企业家：白鹭船厂董事长周怀远"
+    )
+    found = answering(question, "", text)
+    assert found is not None and found.filler == "林秋雁"
+    assert "潮声周刊" in found.bridge

@@ -2,10 +2,15 @@
 
 A work's title in 《》 is one name; 第几次 asks; "X是什么Y的" asks X's kind of Y; a team is
 named with or without 队; a quotation that holds a clause is speech, not a name; a headline
-that asks why is no statement; a file named by an identifier gives no document subject.
+that asks why is no statement; a file named by an identifier gives no document subject; the
+noun whose name is asked is no name of the question; a pronoun in a document about the entity
+is quoted with its name.
 """
 
+import pytest
+
 from treerag.reasoning.answering import answering
+from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.chunk_reading import asks, subjects
 from treerag.reasoning.fillers import candidates, titled
 from treerag.reasoning.kinds import asked_kind, kinds
@@ -114,3 +119,58 @@ def test_a_clock_time_is_no_count():
     assert candidates(read_question(question), "【查询时间】2031年5月26日10:00") == []
     # A score is written with one digit a side: still numbers.
     assert candidates(read_question("比赛比分是多少"), "双方最终以4:2结束比赛") == ["4", "2"]
+
+
+def test_the_noun_whose_name_is_asked_is_no_name_of_the_question():
+    # jieba's dictionary tags 吉祥物 as a person's name ("nr"): asked what it is called, it
+    # is what is asked, and the sentence after the one that names the games answers.
+    question = "2031年青州杯吉祥物叫什么"
+    reading = read_question(question)
+    assert "吉祥物" not in reading.entities
+    assert "吉祥物" in reading.relation
+    text = (
+        "今年4月，2031青州杯的吉祥物正式亮相，其灵巧可爱的模样收获了大量粉丝。"
+        "这个吉祥物的名字是“鹭鹭”，在当地方言中意为白色的水鸟。"
+    )
+    found = answering(question, "", text)
+    assert found is not None and found.filler == "鹭鹭"
+
+
+@pytest.fixture(scope="module")
+def reasoner():
+    from treerag.context import Context
+    from treerag.models import get_embeddings
+    from treerag.reasoning.offline import OfflineReasoner
+
+    return OfflineReasoner(get_embeddings(Context()))
+
+
+def test_a_pronoun_in_a_document_about_the_entity_is_quoted_with_its_name(reasoner):
+    # Nothing answers as a chain; the sentences that say what each did open with a pronoun,
+    # in the documents of the people the question names.
+    question = (
+        "What role did Mira Solt and Jonas Brek perform in their bands, Tern Quartet and Saltwren?"
+    )
+    evidence = [
+        EvidenceItem(
+            n=1,
+            chunk_id="1",
+            title="Mira Solt",
+            source="",
+            text="Mira Solt (born 3 May 1970) is an English musician. "
+            "She is best known as the lead singer of the band Tern Quartet.",
+            score=1,
+        ),
+        EvidenceItem(
+            n=2,
+            chunk_id="2",
+            title="Jonas Brek",
+            source="",
+            text="Jonas Brek (born 1 June 1968) is a Welsh musician. "
+            "He is best known as the drummer of the band Saltwren.",
+            score=1,
+        ),
+    ]
+    answer = reasoner.compose(question, evidence)
+    assert "Mira Solt: “She is best known as the lead singer of the band Tern Quartet.”" in answer
+    assert "Jonas Brek: “He is best known as the drummer of the band Saltwren.”" in answer

@@ -32,6 +32,7 @@ from dataclasses import dataclass, replace
 
 from treerag.reasoning.chunk_reading import (
     described,
+    labelled,
     names_kind,
     names_subject,
     pronoun_led,
@@ -375,10 +376,18 @@ def _answers(
     at = view.said.index(sentence)
     goes_on = at and not across and not view.own and not pronoun
     before = view.said[at - 1] if goes_on else ""
+    # A list's field labelled with what is asked ("年度体育人物：…隋文静韩聪") is the list's:
+    # its heading, the last sentence before it naming the question's entity, is the bridge
+    # ("附：《中国新闻周刊》2022“年度影响力人物”榜单").
+    heading = (
+        next((b for b in reversed(view.said[:at]) if b in view.naming), "")
+        if labelled(sentence, reading.folded)
+        else ""
+    )
     for bridge in (b for b in view.naming if b != sentence):
         said = f"{fold(bridge)} {folded}"
         joint = relation_share(reading, said)
-        if joint >= needed and (joint > share or bridge == before or across):
+        if joint >= needed and (joint > share or bridge in (before, heading) or across):
             # The bridge may give the rank ("the first king…" names him), but the sentence
             # must not give another ("…crowned as its last king").
             if ordinals_held(view.ranks, said) and (

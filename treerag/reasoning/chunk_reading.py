@@ -20,6 +20,7 @@ from typing import Any
 
 from treerag.reasoning.named import names_in, names_title, title_of
 from treerag.reasoning.reading import read_question
+from treerag.reasoning.relation_held import present, text_stems
 from treerag.reasoning.text import blocks, sentences, stem, unfootnoted
 from treerag.text import HAN_CHAR, canonical, fold, fold_cased, han_count
 
@@ -53,6 +54,25 @@ def subjects(title: str, text: str) -> tuple[str, ...]:
     """What a chunk is about: its document's title (bare) and its opening title line."""
     found = [_DISAMBIGUATOR.sub("", title).strip(), title_line(text)]
     return tuple(dict.fromkeys(s for s in found if s))
+
+
+FIELD_LABEL = re.compile(r"^\s*([^\s:：,，。;；]{2,16})\s*[:：]\s*\S")
+"""A list's field: a short label, a colon, its value ("年度体育人物：…", "Director: …")."""
+
+
+def labelled(sentence: str, question: str) -> bool:
+    """Whether a sentence is a list's field whose label is the relation the question asks.
+
+    "年度体育人物：中国花样滑冰运动员…隋文静韩聪" for "中国新闻周刊2022年度体育人物是谁？": the
+    page's list names the asked title once, as the label of its value. A year the question
+    gives dates the list, not the label.
+    """
+    match = FIELD_LABEL.match(sentence)
+    if not match:
+        return False
+    label = fold(match.group(1))
+    asked = [t for t in read_question(question).relation if not t.isdigit()]
+    return bool(asked) and all(present(t, label, text_stems(label)) for t in asked)
 
 
 def statements(text: str) -> list[str]:

@@ -17,7 +17,7 @@ from typing import NamedTuple
 import numpy as np
 
 from treerag.reasoning.base import EvidenceItem, Quote
-from treerag.reasoning.chunk_reading import statements
+from treerag.reasoning.chunk_reading import labelled, names_subject, pronoun_led, statements
 from treerag.reasoning.fillers import candidates as answer_candidates
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.named import names_in
@@ -82,25 +82,6 @@ def states_asked(kind: str, sentence: str, question: str) -> int:
     return 2 if unit and any(_counts(c, unit, folded) for c in found) else 1
 
 
-FIELD_LABEL = re.compile(r"^\s*([^\s:：,，。;；]{2,16})\s*[:：]\s*\S")
-"""A list's field: a short label, a colon, its value ("年度体育人物：…", "Director: …")."""
-
-
-def labelled(sentence: str, question: str) -> bool:
-    """Whether a sentence is a list's field whose label is the relation the question asks.
-
-    "年度体育人物：中国花样滑冰运动员…隋文静韩聪" for "中国新闻周刊2022年度体育人物是谁？": the
-    page's list names the asked title once, as the label of its value. A year the question
-    gives dates the list, not the label.
-    """
-    match = FIELD_LABEL.match(sentence)
-    if not match:
-        return False
-    label = fold(match.group(1))
-    asked = [t for t in read_question(question).relation if not t.isdigit()]
-    return bool(asked) and all(present(t, label, text_stems(label)) for t in asked)
-
-
 def _counts(number: str, unit: str, folded: str) -> bool:
     """Whether `number` is said with the unit counted: "132人", "30个议席", "132 people"."""
     if number.endswith(unit):
@@ -124,6 +105,10 @@ class Ranked(NamedTuple):
     by_chunk: bool = False
     """Relevant only as a sentence of a chunk that names the question's entity: it states
     the asked-for thing plainly (`states_asked` 2)."""
+    said: str = ""
+    """Whom its pronoun stands for, when that is its document's subject and the question
+    names it ("He is best known as…" in Ed Roland's document): the answer says it before
+    the quote (`Quote.said`)."""
 
 
 def rank(
@@ -163,6 +148,11 @@ def rank(
     # ("機上載有132人") is about the question's entity when its chunk names it.
     keys = {e.n: canonical(f"{e.title} {e.text}") for e in evidence} if reading.entities else {}
     naming = {n for n, key in keys.items() if any(names_in(e, key) for e in reading.entities)}
+    # "He is best known as the lead vocalist of…" in Ed Roland's document is about Ed Roland:
+    # a pronoun's subject is its document's subject (`chunk_reading.pronoun_led`).
+    about = {
+        e.n: subject for e in evidence if (subject := names_subject(question, e.title, e.text))
+    }
     out = []
     for (n, sent, asked), vec in zip(candidates, vectors[1 + len(followups) :], strict=True):
         sim = float(vec @ q_vec)
@@ -176,8 +166,19 @@ def rank(
             states_asked(slot(asked), sent, asked) if asked else 0,
         )
         carried = carries(question, sent) or bool(asked and carries(asked, sent))
-        by_chunk = not carried and states == 2 and n in naming
-        out.append(Ranked(sim + 0.3 * overlap, states, n, sent, carried or by_chunk, by_chunk))
+        said = about.get(n, "") if pronoun_led(sent) else ""
+        by_chunk = not (carried or said) and states == 2 and n in naming
+        out.append(
+            Ranked(
+                sim + 0.3 * overlap,
+                states,
+                n,
+                sent,
+                carried or bool(said) or by_chunk,
+                by_chunk,
+                "" if carried else said,
+            )
+        )
     out.sort(key=lambda r: -r.score)
     return out
 
@@ -209,7 +210,7 @@ def pick(ranked: list[Ranked]) -> list[Quote]:
     if lead and lead.by_chunk:
         # Its chunk's sentence that names the entity ties it to the question.
         ordered.sort(key=lambda r: r is not lead and (r.n != lead.n or r.by_chunk))
-    return [Quote(r.n, r.text) for r in ordered[:FALLBACK_SENTENCES]]
+    return [Quote(r.n, r.text, r.said) for r in ordered[:FALLBACK_SENTENCES]]
 
 
 def _first_time(key: str, seen: set[str]) -> bool:

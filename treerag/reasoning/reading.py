@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from treerag.reasoning.called import named_noun
 from treerag.reasoning.named import MIN_NAME_CHARS
 from treerag.reasoning.placing import PLACING_WORDS
 from treerag.reasoning.questions import (
@@ -172,6 +173,9 @@ def read_question(question: str) -> QuestionReading:
     modifier = _head_modifier(cased)
     start, end = asked_noun_span(cased)
     asked_noun = canonical(cased[start:end]) if start >= 0 else ""
+    # "2022年世界杯吉祥物叫什么": the noun whose name is asked is no name itself, whatever
+    # jieba's dictionary tags it (吉祥物 is "nr" there).
+    named_asked = named_noun(folded)[1]
     found = tuple(
         dict.fromkeys(
             canonical(n)
@@ -184,6 +188,7 @@ def read_question(question: str) -> QuestionReading:
             if canonical(n)
             and canonical(n) != modifier  # "what Australian city": a kind, not a name
             and canonical(n) != asked_noun  # "…发布会的新手机": what is asked, not a name
+            and canonical(n) != named_asked
             and not ASKING.search(fold(n))
             and (n in quoted or proper(n))
             # what `names_in` can find: "GDP" is too short to tell from a word, a term then
