@@ -253,3 +253,23 @@ def test_the_words_that_qualify_the_described_noun_go_with_the_description(reaso
     text = "Lena Korr was an architect from the port of Halvey."
     verdict = reasoner._judge(question, "Lena Korr", text)
     assert verdict.followup == "When was the customs house built in Halvey?"
+
+
+def test_a_demonym_before_a_noun_is_no_bridge():
+    # "Canadian actor" says what kind of actor he is; the actor is the bridge.
+    question = 'Who did the actor who starred as Constable Tam Reyes in "Harbour Lights" marry?'
+    sentence = "The character is portrayed by Canadian actor Lio Vance."
+    assert bridge(question, [sentence])[0] == "Lio Vance"
+
+
+def test_another_form_of_the_question_s_own_name_is_no_bridge():
+    # Her document opens with her names at birth and in full; the town she was born in is
+    # the bridge.
+    question = (
+        "At the 2031 census, what was the population of the town where Ida Vell-Marsh was born?"
+    )
+    sentences = [
+        "Ida-Rose Vell-Marsh, born Ida Vell AM (born 2 June 1961) is a retired race walker.",
+        "She was born in Tarrow, Kessland and grew up in Brill, Kessland.",
+    ]
+    assert bridge(question, sentences)[0] == "Tarrow"

@@ -93,6 +93,7 @@ def bridge(
     kind = fold(type_word(question, covered or set()))
     lead = _lead_word(question)
     others = _other_names(question, about)
+    named = [_words(n) for n in proper_names(question, READING) if not HAN_CHAR.search(n)]
     choice: tuple[bool, bool, bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
         glosses = _glosses(sentence, asked)
@@ -105,6 +106,8 @@ def bridge(
             and n not in glosses
             # jieba tags common words nouns (基本 / 持平): a bridge is a name (`proper`).
             and proper(n)
+            and not _demonym(n, sentence)
+            and not _fuller(n, named)
         ]
         if not fresh:
             continue
@@ -140,6 +143,48 @@ def bridge(
             if choice is None or key < choice:
                 choice = key
     return (choice[5], choice[6]) if choice else ("", "")
+
+
+_DEMONYM = re.compile(
+    r"[A-Z][a-z]+(?:ian|ese|ish|ican|ean)|American|African|German|Korean|Soviet|French|Dutch"
+    r"|Greek|Swiss|Thai|Welsh|Argentine|Filipino|Icelandic"
+)
+"""A word that says where someone or something is from: Canadian, Portuguese, English."""
+
+
+def _demonym(name: str, sentence: str) -> bool:
+    """Whether a name is a demonym said before a noun: "Canadian actor", "American film".
+
+    It says what kind of person or thing the noun is, and names no one a follow-up could
+    ask about ("Canadian have a child with?").
+    """
+    said_before_noun = re.search(rf"\b{re.escape(name)}\s+[a-z]", sentence)
+    return bool(_DEMONYM.fullmatch(name)) and said_before_noun is not None
+
+
+def _words(name: str) -> tuple[str, ...]:
+    """The words of a Latin name in order, its hyphenated words apart, lower-cased."""
+    return tuple(w for w in re.split(r"[\s\-,.]+", fold(name)) if w.isalpha())
+
+
+def _fuller(name: str, named: list[tuple[str, ...]]) -> bool:
+    """Whether a name is another form of one the question gives, so no other one.
+
+    "Kerry-Anne Saxby-Junna" and "Kerry Saxby AM" (her names at birth and with an honour)
+    are "Kerry Saxby-Junna" of the question: her document opens with them, and a follow-up
+    about her asks nothing new. Another form starts with the same first name and shares
+    another word; a generation's mark makes another person ("Hank Williams, Jr.").
+    """
+    parts = set(_words(name))
+    if parts & _GENERATION:
+        return False
+    return any(
+        len(words) >= 2 and words[0] in parts and len(set(words) & parts) >= 2 for words in named
+    )
+
+
+_GENERATION = frozenset({"jr", "sr", "ii", "iii", "iv", "junior", "senior"})
+"""The words that tell a son or father of the same name from him: "Hank Williams, Jr."."""
 
 
 def _lead_word(question: str) -> str:
