@@ -4,7 +4,8 @@ Made-up treaties, captains and ships. "the envoy who sealed the Pact of Orvane f
 Isle" is one description: the envoy the chunk names beside Kestrel Isle is the bridge, not the
 first name near "sealed", nor the pact's name in another language; a chunk that does not say
 Kestrel Isle names no envoy. A sub-run's open follow-up is answered by a chunk its parent
-holds (`compose._completed`).
+holds (`compose._completed`). A relative clause whose verb is no term ("the magazine that called
+…") is replaced whole by the magazine the chunk names.
 """
 
 import pytest
@@ -139,3 +140,12 @@ def test_a_description_is_tied_to_its_person_s_document_across_chunks():
         _item(2, "Tobiah Crane", career, 0),
     ]
     assert [q.n for q in chain(question, evidence)] == [2, 1]
+
+
+def test_a_relative_clause_with_a_verb_no_term_is_replaced_whole():
+    # "called" is no content term: the covered stretch starts after it, inside the clause
+    # that describes the magazine, and the magazine the chunk names takes its whole place.
+    question = 'What is the abbreviation of the magazine that called Orwin "a quiet marvel"?'
+    chunk = 'In 2031, "Tern Monthly" called Orwin "a quiet marvel". Orwin is a small text editor.'
+    asked = followup(question, stems(content_terms(chunk)), "Tern Monthly")
+    assert asked == "What is the abbreviation of Tern Monthly?"

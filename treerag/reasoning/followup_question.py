@@ -58,9 +58,14 @@ _RELATIVE_AFTER = re.compile(
 
 
 _RELATIVE_HEAD = re.compile(
-    r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:where|who|whom|whose|which|that|when)\s+$",
+    r"\b(?:the|a|an)\s+(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:where|who|whom|whose|which|that|when)\s+"
+    r"(?:(?!(?:the|a|an|his|her|its|their|this|these|those)\s)[a-z]+\s+)?$",
     re.IGNORECASE,
 )
+"""The noun a relative clause describes, its relative word and at most one word of the
+clause before the stretch the chunk covers: "the magazine that called [Qvwm …]" (a verb that
+is no term, as "called" is not); not a determiner, which opens the clause's own subject ("the
+single that the [reggae singer …] was known for": the singer is the bridge, not the single)."""
 
 
 _INSIDE_RELATIVE = re.compile(
