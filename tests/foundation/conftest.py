@@ -33,6 +33,15 @@ def write_corpus(root: Path, docs: dict[str, str] = DOCS) -> Path:
     return root
 
 
+@pytest.fixture(scope="module")
+def reasoner():
+    """The offline reasoner on the default embedder, one per test module."""
+    from treerag.models import get_embeddings
+    from treerag.reasoning.offline import OfflineReasoner
+
+    return OfflineReasoner(get_embeddings(Context()))
+
+
 @pytest.fixture(scope="session")
 def corpus_ctx(tmp_path_factory):
     root = write_corpus(tmp_path_factory.mktemp("corpus"))

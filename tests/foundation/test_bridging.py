@@ -4,18 +4,8 @@ Made-up flights, films and towns; a partial chunk about the question's own entit
 follow-up, and a count before a noun ("9名机组人员") names no bridge.
 """
 
-import pytest
-
-from treerag.context import Context
-from treerag.models import get_embeddings
 from treerag.reasoning.bridging import bridge
 from treerag.reasoning.fallback import carries
-from treerag.reasoning.offline import OfflineReasoner
-
-
-@pytest.fixture(scope="module")
-def reasoner():
-    return OfflineReasoner(get_embeddings(Context()))
 
 
 def test_a_chunk_about_the_question_s_own_flight_asks_no_follow_up(reasoner):

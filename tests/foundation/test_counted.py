@@ -9,15 +9,6 @@ from treerag.reasoning.fallback import states_asked
 from treerag.reasoning.questions import counted
 
 
-@pytest.fixture(scope="module")
-def reasoner():
-    from treerag.context import Context
-    from treerag.models import get_embeddings
-    from treerag.reasoning.offline import OfflineReasoner
-
-    return OfflineReasoner(get_embeddings(Context()))
-
-
 @pytest.mark.parametrize(
     ("question", "unit"),
     [

@@ -8,17 +8,12 @@ holds (`compose._completed`). A relative clause whose verb is no term ("the maga
 …") is replaced whole by the magazine the chunk names.
 """
 
-import pytest
-
-from treerag.context import Context
-from treerag.models import get_embeddings
 from treerag.nodes.answer import build_evidence
 from treerag.reasoning.answering import answering_across
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.bridging import bridge, type_word
 from treerag.reasoning.compose import chain
 from treerag.reasoning.followup_question import followup
-from treerag.reasoning.offline import OfflineReasoner
 from treerag.reasoning.text import content_terms, stems
 
 QUESTION = (
@@ -31,11 +26,6 @@ PACT = (
     "and Oda Lune for the Skerries."
 )
 SIGNING = "The Salt Hall became famous when the pact that founded the League was sealed there."
-
-
-@pytest.fixture(scope="module")
-def reasoner():
-    return OfflineReasoner(get_embeddings(Context()))
 
 
 def _sentences(text: str) -> list[str]:

@@ -1,12 +1,7 @@
 """What a question names, the graph's one-step links, and how both order the evidence."""
 
-import pytest
-
-from treerag.context import Context
-from treerag.models import get_embeddings
 from treerag.nodes.answer import rank_evidence
 from treerag.reasoning.named import anchored, linked_from, names_title
-from treerag.reasoning.offline import OfflineReasoner
 
 
 def test_a_title_is_named_whole_or_without_its_disambiguator():
@@ -67,11 +62,6 @@ def test_among_partial_chunks_the_named_one_and_its_bridge_rank_first():
     assert ranked[0] == "d3" and ranked[1] == "a" and ranked[-1] == "b"
     # Without the question the order is the retrieval order, as before.
     assert [e["chunk_id"] for e in rank_evidence(CHUNKS, 0)] == [c["chunk_id"] for c in CHUNKS]
-
-
-@pytest.fixture(scope="module")
-def reasoner():
-    return OfflineReasoner(get_embeddings(Context()))
 
 
 def test_the_offline_judge_takes_a_bridge_linked_from_a_named_document_as_partial(reasoner):

@@ -2,22 +2,12 @@
 
 import re
 
-import pytest
-
-from treerag.context import Context
-from treerag.models import get_embeddings
 from treerag.reasoning import EvidenceItem
-from treerag.reasoning.offline import OfflineReasoner
 from treerag.reasoning.questions import is_new, near_duplicate
 from treerag.reasoning.text import sentences, squash
 from treerag.reasoning.wording import LABELS
 
 LABEL = LABELS["en"]
-
-
-@pytest.fixture(scope="module")
-def reasoner():
-    return OfflineReasoner(get_embeddings(Context()))
 
 
 BRENNICK = (

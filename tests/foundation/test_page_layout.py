@@ -7,8 +7,6 @@ with the sentence ("評論        打印   距離2022年美國中期選舉只剩
 
 from __future__ import annotations
 
-import pytest
-
 from treerag.reasoning.answering import answering
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.chunk_reading import labelled, statements
@@ -44,15 +42,6 @@ def test_a_field_labelled_with_what_is_asked_states_it_plainly():
     assert not labelled("年度文化人物：作家林秋雁", question)
     assert not labelled("潮声周刊发布2031年度人物榜单。", question)
     assert states_asked("person", field, question) == 2
-
-
-@pytest.fixture(scope="module")
-def reasoner():
-    from treerag.context import Context
-    from treerag.models import get_embeddings
-    from treerag.reasoning.offline import OfflineReasoner
-
-    return OfflineReasoner(get_embeddings(Context()))
 
 
 def test_the_labelled_field_of_a_list_leads_the_answer(reasoner):

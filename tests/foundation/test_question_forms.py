@@ -7,8 +7,6 @@ noun whose name is asked is no name of the question; a pronoun in a document abo
 is quoted with its name.
 """
 
-import pytest
-
 from treerag.reasoning.answering import answering
 from treerag.reasoning.base import EvidenceItem
 from treerag.reasoning.chunk_reading import asks, subjects
@@ -134,15 +132,6 @@ def test_the_noun_whose_name_is_asked_is_no_name_of_the_question():
     )
     found = answering(question, "", text)
     assert found is not None and found.filler == "鹭鹭"
-
-
-@pytest.fixture(scope="module")
-def reasoner():
-    from treerag.context import Context
-    from treerag.models import get_embeddings
-    from treerag.reasoning.offline import OfflineReasoner
-
-    return OfflineReasoner(get_embeddings(Context()))
 
 
 def test_a_pronoun_in_a_document_about_the_entity_is_quoted_with_its_name(reasoner):
