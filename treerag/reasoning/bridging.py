@@ -92,8 +92,9 @@ def bridge(
     asked = {fold(t) for t in content_terms(question)}
     kind = fold(type_word(question, covered or set()))
     lead = _lead_word(question)
-    others = _other_names(question, about)
-    named = [_words(n) for n in proper_names(question, READING) if not HAN_CHAR.search(n)]
+    question_names = proper_names(question, READING)
+    others = _other_names(question_names, about)
+    named = [_words(n) for n in question_names if not HAN_CHAR.search(n)]
     choice: tuple[bool, bool, bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
         glosses = _glosses(sentence, asked)
@@ -231,12 +232,12 @@ def _apart(low: str, name: tuple[int, int], anchor: tuple[int, int]) -> int:
     return c - b if b <= c else a - d if d <= a else 0
 
 
-def _other_names(question: str, about: str) -> list[str]:
+def _other_names(question_names: list[str], about: str) -> list[str]:
     """The question's proper names (folded) other than the one the chunk is about."""
     subject = fold(about)
     return [
         n
-        for n in (fold(name) for name in proper_names(question, READING))
+        for n in (fold(name) for name in question_names)
         if n
         and not (subject and (n in subject or subject in n))
         and not re.fullmatch(r"(?:which|what|who|where|when|how)\b.*", n)
