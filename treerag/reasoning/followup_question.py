@@ -77,6 +77,13 @@ _INSIDE_RELATIVE = re.compile(
 president of Israel…]"."""
 
 
+_RELATIVE_THAT = re.compile(
+    r"\b(?:the|a|an)\s+(?:[a-z'-]+\s+){0,2}?[a-z'-]+\s+that\s+[a-z]+$", re.IGNORECASE
+)
+"""A "that" after a noun opens a relative clause ("the scandal that temporarily separated"),
+no reference to the bridge as "that guild" is."""
+
+
 _ROLE = re.compile(
     r"(?<!such )(?<!well )\bas\s+(?:the\s+|a\s+|an\s+)?(?:[a-z]+\s+){0,2}$", re.IGNORECASE
 )
@@ -115,6 +122,12 @@ def _covered_span(
             relative = inside
     article = _ARTICLE_BEFORE.search(clause[:start])
     start = relative.start() if relative else article.start() if article else start
+    if not HAN_CHAR.search(clause) and not _NOUN_PHRASE_START.match(clause, start):
+        # "Which band was [formed first The Exies] or Circus Diablo?", "[film directors]":
+        # an English description of the bridge is a noun phrase, opened by its article, a
+        # possessive or a name; a stretch opened by a verb or a bare common word is no
+        # phrase, and the bridge put in its place asks nothing.
+        return None
     after = _RELATIVE_AFTER.match(clause, end)
     if (
         not relative
@@ -164,6 +177,12 @@ def _covered_span(
         if not _modifies(clause[start:end]):
             return None
     return start, end
+
+
+_NOUN_PHRASE_START = re.compile(
+    r"[\"'“‘(]?(?:[A-Z0-9]|(?:the|a|an|his|her|its|their|this|these|those)\b)"
+)
+"""How an English noun phrase opens: a name (capital or digit), an article, a possessive."""
 
 
 _ARTICLE_BEFORE = re.compile(
@@ -363,7 +382,11 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
                 if ref
                 else ""
             )
-            if ref and (noun == ref.group() or noun.lower() in covered):
+            if (
+                ref
+                and (noun == ref.group() or noun.lower() in covered)
+                and not _RELATIVE_THAT.search(clause[: ref.start()] + ref.group())
+            ):
                 span = (ref.start(), ref.end())
         if span is None or not _names_held(clause[span[0] : span[1]], covered):
             return ""
