@@ -263,3 +263,16 @@ def test_another_form_of_the_question_s_own_name_is_no_bridge():
         "She was born in Tarrow, Kessland and grew up in Brill, Kessland.",
     ]
     assert bridge(question, sentences)[0] == "Tarrow"
+
+
+def test_a_name_with_an_initial_is_the_bridge(reasoner):
+    # "K. Orlen" was read as no name at all (the initial's full stop ended it), and the tree
+    # asked about the next name of the chunk instead.
+    question = "Salt Winter is the third studio album by a singer-songwriter from what state?"
+    text = (
+        "Salt Winter, released in 2031, is the third studio album by singer-songwriter K. "
+        "Orlen. The title alludes to the life of Vesna Hale, a close friend to Orlen."
+    )
+    verdict = reasoner._judge(question, "Salt Winter", text)
+    assert verdict.score == 1
+    assert verdict.followup == "Where is K. Orlen from?"

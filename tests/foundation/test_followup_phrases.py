@@ -47,3 +47,38 @@ def test_that_after_a_noun_opens_a_relative_clause_not_a_reference():
     question = "Who founded the Amber Fair, and where is that guild based?"
     chunk = "The Amber Fair was founded by the Corder guild, the oldest guild of Pellin."
     assert _asked(question, chunk, "Corder") == "Where is Corder based?"
+
+
+def test_an_inverted_question_keeps_its_last_verb_after_a_name():
+    # "play" closes "What position did … play?": it is the question's verb, though the chunk
+    # covers it ("player"), and the bridge does not swallow it.
+    question = "What position did the winner of the 2031 Amber Boot play?"
+    chunk = (
+        "Tarn Rovers player Ivo Dane was given the 2031 Amber Boot as top scorer, "
+        "while Kestrel won the Fair Play award."
+    )
+    assert _asked(question, chunk, "Ivo Dane").endswith("Ivo Dane play?")
+    question = "In what year was the founder of Acme Mills born?"
+    chunk = "Acme Mills was founded by Ivo Dane, who was born in Tarn."
+    assert _asked(question, chunk, "Ivo Dane") == "In what year was Ivo Dane born?"
+
+
+def test_a_stretch_opened_by_the_question_s_own_name_is_no_description():
+    # The chunk is about Ada Voss; what the question says of her is no bridge's description.
+    question = "How many times was Ada Voss selected for the all-star game of the Tarn League?"
+    chunk = "Ada Voss was selected for the all-star game of the Tarn League (TL) in 2031."
+    assert _asked(question, chunk, "TL") == ""
+    # Her possessive is a description: "Ada Voss's coach" is the coach the chunk names.
+    question = "Where was Ada Voss's coach born?"
+    chunk = "Ada Voss's coach was Ivo Dane, who trained her at Tarn."
+    assert _asked(question, chunk, "Ivo Dane") == "Where was Ivo Dane born?"
+
+
+def test_a_question_asking_where_the_described_one_is_from_is_asked_of_the_bridge():
+    # "a singer-songwriter from what state": the album's chunk names the singer (initial and
+    # all); the follow-up asks where that singer is from.
+    question = "Salt Winter is the third studio album by a singer-songwriter from what state?"
+    chunk = (
+        "Salt Winter, released in 2031, is the third studio album by singer-songwriter K. Orlen."
+    )
+    assert _asked(question, chunk, "K. Orlen") == "Where is K. Orlen from?"

@@ -43,3 +43,52 @@ def test_a_question_about_a_foreign_name_names_it() -> None:
     reading = read_question("马克龙访华时间？")
     assert reading.entities == ("马克龙",) and reading.relation == ("访华",)
     assert read_question("布林肯訪華時間").entities == ("布林肯",)
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("The Golden Boot went to Mateo Agüero in Vellán.", "Mateo Agüero"),
+        ("She moved to São Lucar in 1902.", "São Lucar"),
+        ("Ásta Guðrúnardóttir sang with the choir.", "Ásta Guðrúnardóttir"),
+        ("Łukasz Wrześ played for Brno.", "Łukasz Wrześ"),
+    ],
+)
+def test_a_latin_name_with_accents_is_read_whole(text: str, name: str) -> None:
+    # A name is not cut at its first accented letter ("Mateo Ag" asked nothing anyone wrote).
+    assert name in proper_names(text, READING)
+    from treerag.reasoning.text import content_terms
+
+    assert all(word.lower() in content_terms(text) for word in name.split())
+
+
+@pytest.mark.parametrize(
+    "text, name",
+    [
+        ("Salt Winter is the third album by the singer-songwriter K. Orlen.", "K. Orlen"),
+        ("Ivo L. Dane is an American shipwright.", "Ivo L. Dane"),
+        ("It was produced by D.P. Marrow in 1988.", "D.P. Marrow"),
+    ],
+)
+def test_a_name_with_initials_is_read_whole(text: str, name: str) -> None:
+    # The full stop of an initial ends no name: "K. Orlen" was lost, "Ivo L. Dane" read nothing.
+    assert name in proper_names(text, READING)
+
+
+def test_an_initial_at_a_sentence_s_end_is_no_name() -> None:
+    assert proper_names("She moved to the U.S. Then she left.", READING) == ["U.S."]
+
+
+def test_the_graph_s_names_and_sentences_keep_initials() -> None:
+    # The passage graph reads names by `LINKING` rules, sentence by sentence: an initial's full
+    # stop ends neither the sentence nor the name ("K. Orlen" was "K" | "Orlen").
+    from treerag.text.names import split_sentences
+
+    text = "Salt Winter is an album by K. Orlen. It was made with Ivo L. Dane in Tarn."
+    assert split_sentences(text) == [
+        "Salt Winter is an album by K. Orlen.",
+        "It was made with Ivo L. Dane in Tarn.",
+    ]
+    assert proper_names(text) == ["Salt Winter", "K. Orlen", "Ivo L. Dane"]
+    # A capital and a full stop that end a sentence open no name with the next one's first word.
+    assert "U. S. It" not in proper_names("She left the U.S. It rained in Tarn Bay.")

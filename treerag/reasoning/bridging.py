@@ -17,6 +17,7 @@ from treerag.text import (
     EN_STOP,
     HAN,
     HAN_CHAR,
+    LATIN,
     READING,
     fold,
     proper_names,
@@ -255,7 +256,7 @@ def _glosses(sentence: str, asked: set[str]) -> set[str]:
     """
     out: set[str] = set()
     for match in _GLOSS.finditer(sentence):
-        last = re.search(rf"([A-Za-z][\w'\-]*|[{HAN}]+)\s*$", sentence[: match.start()])
+        last = re.search(rf"([{LATIN}][\w'\-]*|[{HAN}]+)\s*$", sentence[: match.start()])
         if last and fold(last.group(1)) in asked:
             out.update(proper_names(match.group(1), READING))
     return out

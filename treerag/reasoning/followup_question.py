@@ -93,6 +93,11 @@ _ROLE = re.compile(
 _INVERTED = re.compile(r"\b(?:was|is|were|are|did|does|do|has|have|had)\s+$", re.IGNORECASE)
 """The auxiliary of an inverted question before its subject: "In what year *was* … born?"."""
 
+_DO_SUPPORT = re.compile(r"\b(?:did|does|do)\s", re.IGNORECASE)
+"""A question asked with "did": its last word is its verb ("What position did … play?")."""
+_LAST_VERB = re.compile(r"[A-Z0-9][\w'\-]*\s+([a-z]+)$")
+"""A name, then the one lower-case word an inverted question ends in: "…Golden Shoe play"."""
+
 
 def _covered_span(
     clause: str, spans: list[tuple[str, int, int]], covered: set[str]
@@ -128,6 +133,11 @@ def _covered_span(
         # possessive or a name; a stretch opened by a verb or a bare common word is no
         # phrase, and the bridge put in its place asks nothing.
         return None
+    if not HAN_CHAR.search(clause) and _opens_with_own_name(clause, start, end):
+        # "How many times was [Deltha O'Neal selected for the all-star game of the NFL]?":
+        # a stretch opened by the question's own name is what the question says of that
+        # name, which the chunk is about; no bridge takes its place ("How many times was NFL?").
+        return None
     after = _RELATIVE_AFTER.match(clause, end)
     if (
         not relative
@@ -152,6 +162,16 @@ def _covered_span(
         verb = re.search(r"\s+([a-z]+)$", clause[:end])
         if verb and _INVERTED.search(clause[:start]) and verb.group(1) not in covered:
             end = verb.start()
+    elif not HAN_CHAR.search(clause) and (
+        _INVERTED.search(clause[:start]) or _DO_SUPPORT.search(clause[:start])
+    ):
+        # "What position did the receiver of the 2007 Golden Shoe play?": a description
+        # that ends in a name, and after it one lower-case word closing an inverted
+        # question (its auxiliary just before the description, or a "did" anywhere before):
+        # that word is the question's own verb, covered or not.
+        verb = _LAST_VERB.search(clause[: len(clause.rstrip(" ?？.!"))])
+        if verb and verb.start(1) < end:
+            end = len(clause[: verb.start(1)].rstrip())
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
     if start > 0 and clause[start - 1] in "“‘(《「":
@@ -193,6 +213,21 @@ _ARTICLE_BEFORE = re.compile(
 )
 """The article of a description and the words that qualify its first covered noun: "the home
 port of Lena Korr" is replaced whole (not "the home Halvey")."""
+
+
+def _opens_with_own_name(clause: str, start: int, end: int) -> bool:
+    """Whether a stretch opens with a name of the clause and goes on past it.
+
+    A possessive is a description: "Maren Holt's apprentice" names the apprentice by her.
+    """
+    head = clause[start:].lstrip("\"'“‘(")
+    return any(
+        head.startswith(name)
+        and start + len(name) < end
+        and not re.search(r"['’]s?$", name)
+        and not re.match(r"['’]s?\b", head[len(name) :])
+        for name in proper_names(clause, READING)
+    )
 
 
 def _whole_names(clause: str, start: int, end: int) -> tuple[int, int]:
@@ -277,11 +312,19 @@ def _relative_question(question: str, covered: set[str], entity: str) -> str:
     held = sum(t in covered for t in terms)
     if not terms or held * 2 < len(terms):
         return ""
-    if participle := match.group("participle"):
+    if participle := match.groupdict().get("participle"):
         # The participle says what the bridge is or was: "South Dakota is named after…",
         # "Oswin Marl was born in what year?".
         verb = "was" if participle.lower().startswith("born") else "is"
         return f"{entity} {verb} {participle}"
+    if origin := match.groupdict().get("origin"):
+        # "…a singer-songwriter from what state?" asks where the singer is from; a reader
+        # asks it so ("Where is M. Ward from?"), and any place of origin answers it.
+        return (
+            f"Where is {entity} from"
+            if origin.lower().startswith("from")
+            else f"{entity} is {origin}"
+        )
     return f"{entity} {match.group('asked')}"
 
 

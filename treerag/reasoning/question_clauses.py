@@ -73,16 +73,28 @@ broadcast on what station?", or in a participle phrase, a relative clause withou
 "that … is" ("…hit a state named after which tribes?", "…a company headquartered in what
 city?")."""
 
+_ASKED_ORIGIN = re.compile(
+    r"^(?P<described>.*\b(?:a|an|the)\s+[^,;]*?)\s+"
+    r"(?P<origin>(?:from|in)\s+(?:what|which)\b[^,;]*)$",
+    re.IGNORECASE,
+)
+"""Else, a question asking where its last noun is from or in: "…by a singer-songwriter from
+what state?"."""
+
 
 @lru_cache(maxsize=4096)
 def asked_relative(question: str) -> re.Match[str] | None:
-    """The question's relative clause or participle phrase that asks (`_ASKED_RELATIVE`).
+    """The question's relative clause or phrase that asks (`_ASKED_RELATIVE`, `_ASKED_ORIGIN`).
 
     None when the question word stands before it: "When was the lighthouse built in the town
     where Pavel Orsk was born?" asks "when" of the lighthouse, and "where" is a relative word.
     """
-    match = _ASKED_RELATIVE.match(question.strip().rstrip("?？. "))
-    return None if match is None or ASKING.search(match["described"]) else match
+    question = question.strip().rstrip("?？. ")
+    for pattern in (_ASKED_RELATIVE, _ASKED_ORIGIN):
+        match = pattern.match(question)
+        if match is not None and not ASKING.search(match["described"]):
+            return match
+    return None
 
 
 def described_noun(clause: str, end: int) -> int:

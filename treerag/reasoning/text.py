@@ -7,11 +7,12 @@ import unicodedata
 from functools import lru_cache
 
 from treerag.text import EN_STOP, HAN_CHAR, TOKEN, han_count, is_zh_stop, to_simplified
+from treerag.text.names import NOT_AN_ABBREVIATION
 
 # A sentence ends after . ! ? ; (not after an initial such as "J." or "St.") followed by
 # space, or right after the CJK marks 。！？； (no space follows them in Chinese).
 _SENTENCE = re.compile(
-    r"(?<!\b[A-Z]\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bDr\.)(?<!\bMt\.)(?<=[.!?;])\s+"
+    rf"{NOT_AN_ABBREVIATION}(?<=[.!?;])\s+"
     # A closing quotation mark after 。 ends the sentence with it: "…接力开始。”韩正…".
     r"|(?<=[。！？；])(?![”’」』])\s*|(?<=[。！？；][”’」』])\s*"
     # A page's layout, not prose: a gap of three blanks or more, or a paragraph's ideographic

@@ -25,7 +25,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Literal
 
-from treerag.text.script import HAN, HAN_CHAR, has_wide
+from treerag.text.script import HAN, HAN_CHAR, LATIN, has_wide
 from treerag.text.stopwords import EN_STOP, is_zh_stop
 
 NameRule = Literal["reading", "linking"]
@@ -40,7 +40,7 @@ def proper_names(text: str, rule: NameRule = LINKING) -> list[str]:
 
 # --- READING ---------------------------------------------------------------------------------
 
-WORD = re.compile(f"[{HAN}]+|[A-Za-z][A-Za-z'\\-]*(?:(?<=-)[A-Za-z\\d\\-]+)?|\\d+")
+WORD = re.compile(f"[{HAN}]+|[{LATIN}][{LATIN}'\\-]*(?:(?<=-)[{LATIN}\\d\\-]+)?|\\d+")
 """A run of Chinese, a Latin word (a code such as ZEBRA-ACME-4471 whole), or a number."""
 NAME_FLAGS = ("nr", "ns", "nt", "nz", "nrt", "nrfg")
 """jieba's tags of proper nouns: people, places, organisations, other names."""
@@ -96,46 +96,73 @@ def _flush_name(group: list[tuple[str, str]], out: list[str]) -> None:
 
 
 def _reading_names(text: str) -> list[str]:
-    """Capitalised word runs (single words too) and Chinese proper nouns (`READING`)."""
+    """Capitalised word runs (single words too) and Chinese proper nouns (`READING`).
+
+    An initial is part of a name ("M. Ward", "Jon L. Luther", "D.P. Varma"): its full stop
+    does not end the run, and the name is given as the text writes it.
+    """
     text = unicodedata.normalize("NFKC", text)
     out: dict[str, None] = {}
     run: list[str] = []
+    spans: list[tuple[int, int]] = []
     opening: set[int] = set()  # a run that opens a sentence ("Among the vessels …")
 
     def flush() -> None:
-        while run and run[-1].lower() in NAME_GLUE:
+        while run and (
+            run[-1].lower() in NAME_GLUE
+            # "… in Group A.": an initial after a word closes the sentence, not a name
+            or (len(run) > 1 and _INITIAL.fullmatch(run[-1]) and not _INITIAL.fullmatch(run[-2]))
+        ):
             run.pop()
+            spans.pop()
         single_opening = len(run) == 1 and len(out) in opening
         if run and not single_opening and run[0].lower() not in EN_STOP:
-            out.setdefault(" ".join(run), None)
+            if not (len(run) == 1 and _INITIAL.fullmatch(run[0])):
+                out.setdefault(" ".join(text[spans[0][0] : spans[-1][1]].split()), None)
         opening.discard(len(out))
         run.clear()
+        spans.clear()
 
     last_end = 0
     for match in WORD.finditer(text):
         piece = match.group()
         gap = text[last_end : match.start()]
         last_end = match.end()
-        if run and gap.strip():  # punctuation ends a name
-            flush()
+        after_initial = bool(run) and _INITIAL.fullmatch(run[-1]) is not None
+        if run and gap.strip() and not (after_initial and gap.strip() == "."):
+            flush()  # punctuation ends a name (the full stop of an initial does not)
+        elif after_initial and piece.lower() in EN_STOP:
+            flush()  # "… the U.S. Then …": a sentence ends after the initial
         if HAN_CHAR.match(piece):
             flush()
             for word in _zh_names(piece):
                 out.setdefault(word, None)
             for place in _ZH_PLACE.finditer(piece):
                 out.setdefault(place.group(1), None)
+        elif piece.isupper() and len(piece) == 1 and text[match.end() : match.end() + 1] == ".":
+            run.append(piece + ".")
+            spans.append((match.start(), match.end() + 1))
+            last_end = match.end() + 1
+            if len(run) == 1 and re.search(r"(^|[.!?:]\s*[\"“(]?)$", text[: match.start()]):
+                opening.add(len(out))
         elif piece[:1].isupper() and len(piece) > 1:
             if not run and piece.lower() in EN_STOP:
                 continue  # "The", "In" opening a sentence
             run.append(piece)
+            spans.append(match.span())
             if len(run) == 1 and re.search(r"(^|[.!?:]\s*[\"“(]?)$", text[: match.start()]):
                 opening.add(len(out))
         elif run and piece.lower() in NAME_GLUE:
             run.append(piece)
+            spans.append(match.span())
         else:
             flush()
     flush()
     return list(out)
+
+
+_INITIAL = re.compile(r"[A-Z]\.")
+"""An initial of a name: one capital and its full stop."""
 
 
 # --- LINKING ---------------------------------------------------------------------------------
@@ -155,7 +182,9 @@ _CONNECTORS = frozenset("of de la le du di da von van der den del y and the".spl
 _TOKEN = re.compile(r"[^\W\d_][\w'’\-]*|\S")
 _ZH_FLAGS = {"nr": "person", "ns": "location", "nt": "organization", "nz": "entity"}
 _ZH_JOIN = frozenset("·•・")
-_SENTENCE_END = re.compile(r"(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
+NOT_AN_ABBREVIATION = r"(?<!\b[A-Z]\.)(?<!\bSt\.)(?<!\bMr\.)(?<!\bDr\.)(?<!\bMt\.)"
+"""Before a full stop that ends no sentence: an initial ("M. Ward") or a title ("St. Paul")."""
+_SENTENCE_END = re.compile(rf"{NOT_AN_ABBREVIATION}(?<=[.!?;。！？；])\s+|(?<=[。！？；])|\n+")
 
 
 def split_sentences(text: str) -> list[str]:
@@ -170,6 +199,18 @@ def _name_follows(tokens: list[str], i: int) -> bool:
     return i < len(tokens) and tokens[i][0].isupper() and tokens[i][0].isalpha()
 
 
+def _is_initial(tokens: list[str], i: int) -> bool:
+    """Whether a token is an initial of a name: one capital, its full stop, then a capital."""
+    return (
+        len(tokens[i]) == 1
+        and tokens[i].isupper()
+        and i + 2 < len(tokens)
+        and tokens[i + 1] == "."
+        and tokens[i + 2][:1].isupper()
+        and tokens[i + 2].lower() not in _STOP  # "… the U.S. It rained": a sentence's end
+    )
+
+
 def latin_spans(sentence: str) -> list[str]:
     """Runs of capitalised words of one sentence, 'of', 'de', … allowed between them.
 
@@ -178,8 +219,15 @@ def latin_spans(sentence: str) -> list[str]:
     spans: list[str] = []
     current: list[str] = []
     tokens = _TOKEN.findall(sentence)
+    initial = False  # the token is the full stop of an initial: "M" "." "Ward" is "M. Ward"
     for i, tok in enumerate(tokens):
-        if tok[0].isupper() and tok[0].isalpha():
+        if initial:
+            initial = False
+            continue
+        if _is_initial(tokens, i):
+            current.append(tok + ".")
+            initial = True
+        elif tok[0].isupper() and tok[0].isalpha():
             current.append(tok)
         elif current and tok.lower() in _CONNECTORS and _name_follows(tokens, i + 1):
             current.append(tok)

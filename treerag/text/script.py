@@ -42,7 +42,10 @@ HAN_CHAR = re.compile(f"[{HAN}]")
 """One Chinese character (`search` to test for any, `match` for a word that starts with one)."""
 HAN_RUN = re.compile(f"[{HAN}]+")
 """A run of Chinese characters: the pieces jieba segments."""
-TOKEN = re.compile(f"[{HAN}]+|[A-Za-z][A-Za-z'\\-]*|\\d+")
+LATIN = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
+"""Latin letters, accented ones included (Latin-1 and Latin Extended A/B and Additional, less
+× and ÷): "Agüero", "São Paulo" and "Guðmundsdóttir" are words of one piece each."""
+TOKEN = re.compile(f"[{HAN}]+|[{LATIN}][{LATIN}'\\-]*|\\d+")
 """A run of Chinese, a Latin word (apostrophes and hyphens inside), or a number."""
 
 
