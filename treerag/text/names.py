@@ -143,14 +143,14 @@ def _reading_names(text: str) -> list[str]:
             run.append(piece + ".")
             spans.append((match.start(), match.end() + 1))
             last_end = match.end() + 1
-            if len(run) == 1 and re.search(r"(^|[.!?:]\s*[\"“(]?)$", text[: match.start()]):
+            if len(run) == 1 and _opens_sentence(text, match.start()):
                 opening.add(len(out))
         elif piece[:1].isupper() and len(piece) > 1:
             if not run and piece.lower() in EN_STOP:
                 continue  # "The", "In" opening a sentence
             run.append(piece)
             spans.append(match.span())
-            if len(run) == 1 and re.search(r"(^|[.!?:]\s*[\"“(]?)$", text[: match.start()]):
+            if len(run) == 1 and _opens_sentence(text, match.start()):
                 opening.add(len(out))
         elif run and piece.lower() in NAME_GLUE:
             run.append(piece)
@@ -163,6 +163,13 @@ def _reading_names(text: str) -> list[str]:
 
 _INITIAL = re.compile(r"[A-Z]\.")
 """An initial of a name: one capital and its full stop."""
+_SENTENCE_OPENING = re.compile(r"(^|[.!?:]\s*[\"“(]?)$")
+"""What stands before a sentence's first word: nothing, or a sentence end (a quote mark)."""
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether the word at `at` is a sentence's first ("Among the vessels …")."""
+    return _SENTENCE_OPENING.search(text[:at]) is not None
 
 
 # --- LINKING ---------------------------------------------------------------------------------
