@@ -259,3 +259,24 @@ def test_a_sentence_asking_for_the_noun_does_not_say_it():
         assert not list(answerings(question, "", asking))
         quotes = chain(question, [item(1, asking), item(2, stating)])
         assert quotes and quotes[0].n == 2
+
+
+def test_a_follow_up_held_in_the_run_is_answered_as_the_run_is():
+    # A partial chunk's follow-up answered by two other chunks of the run: the more precise
+    # date of the two, as `corroborated` chooses, not the first in evidence order.
+    question = "Ivo Marek provided the voice of the robot on the sitcom that premiered on which date?"
+    voice = "Ivo Marek\n\nIvo Marek provided the voice of the robot on the sitcom The Orsk House."
+    partial = replace(item(1, voice), followup="The Orsk House premiered on which date?")
+    listing = item(2, "The Orsk House is a sitcom, originally airing from 1962–63, then in 1987.")
+    report = item(3, "The Orsk House is a sitcom, originally airing from September 23, 1962.")
+    quotes = chain(question, [partial, listing, report])
+    assert quotes and quotes[0].n == 3 and "September 23, 1962" in quotes[0].text
+
+
+def test_a_premiere_is_said_as_an_airing_a_debut_or_a_broadcast():
+    question = "When did The Orsk House premiere?"
+    for said in ("originally airing from", "debuted on", "was first broadcast on"):
+        text = f"The Orsk House is a sitcom {said} September 23, 1962."
+        found = answering(question, "", text)
+        assert found is not None and found.filler == "September 23, 1962", said
+    assert answering(question, "", "The Orsk House is a sitcom set in 1962.") is None

@@ -266,14 +266,22 @@ def sides(question: str, own: Sequence[EvidenceItem]) -> list[Quote]:
 
 
 def _held_answer(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Quote]:
-    """The follow-up's answer in another chunk the evidence holds, with that chunk's own tie."""
-    for other in useful:
-        if other is partial:
-            continue
-        found = answering(partial.followup, other.title, other.text)
-        if found is not None:
-            return answer_quotes(other.n, found)
-    return []
+    """The follow-up's answer in another chunk the evidence holds, with that chunk's own tie.
+
+    Chosen among the chunks as the run's own answer is (`corroborated`): "September 23,
+    1962" of one report of a premiere before "1962–63" of another, for "…premiered on which
+    date?".
+    """
+    best = corroborated(
+        partial.followup,
+        [
+            (other, found)
+            for other in useful
+            if other is not partial
+            for found in answerings(partial.followup, other.title, other.text)
+        ],
+    )
+    return answer_quotes(best[0].n, best[1]) if best is not None else []
 
 
 def _completed(partial: EvidenceItem, useful: Sequence[EvidenceItem]) -> list[Quote]:

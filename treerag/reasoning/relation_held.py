@@ -168,6 +168,9 @@ EQUIVALENT_WORDS = (
     ("born", "birth", "birthplace"),
     ("die", "died", "death"),
     ("founded", "founder", "established", "establish"),
+    ("premiered", "premiere", "aired", "air", "debuted", "debut", "broadcast"),
+    ("married", "spouse", "wife", "husband"),
+    ("首播", "开播", "播出"),
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
 birthplace): the commonest paraphrases of the relations questions ask most (birth, death,
