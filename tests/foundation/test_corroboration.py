@@ -264,7 +264,9 @@ def test_a_sentence_asking_for_the_noun_does_not_say_it():
 def test_a_follow_up_held_in_the_run_is_answered_as_the_run_is():
     # A partial chunk's follow-up answered by two other chunks of the run: the more precise
     # date of the two, as `corroborated` chooses, not the first in evidence order.
-    question = "Ivo Marek provided the voice of the robot on the sitcom that premiered on which date?"
+    question = (
+        "Ivo Marek provided the voice of the robot on the sitcom that premiered on which date?"
+    )
     voice = "Ivo Marek\n\nIvo Marek provided the voice of the robot on the sitcom The Orsk House."
     partial = replace(item(1, voice), followup="The Orsk House premiered on which date?")
     listing = item(2, "The Orsk House is a sitcom, originally airing from 1962–63, then in 1987.")

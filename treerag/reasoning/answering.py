@@ -31,6 +31,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from treerag.reasoning.chunk_reading import (
+    about_a_relative,
     described,
     labelled,
     names_kind,
@@ -278,6 +279,8 @@ class _ChunkView:
 
     def about(self, sentence: str) -> bool:
         """Whether a sentence is about what the question names (rules at the top)."""
+        if self.subject and about_a_relative(sentence, self.reading.folded):
+            return False
         return (
             not self.reading.entities
             or bool(self.subject)
@@ -320,6 +323,8 @@ def _answers(
         return None  # "…夺得2023年澳网男单冠军" for "2023年温网男单冠军": another tournament
     if han and only_followed(reading.entities, folded):
         return None  # "…成为继马克龙之后访华的…": another's visit
+    if han and _said_of_the_other(reading, folded):
+        return None  # "她早年师从闵叔衡，后者生于雁川": her teacher's birth, not hers
     options = tuple(candidates(reading, said, led))
     # The question's year ("2022年", the edition's "2023春节档") is checked in the chunk
     # (`_numbers_held`) and dates the sentence (`_other_year`): no relation it must repeat.
@@ -441,6 +446,24 @@ def _other_year(question: str, folded: str, value: str) -> bool:
 def _without_numbers(reading: QuestionReading) -> QuestionReading:
     """The reading without the numbers the question gives (`_numbers_held` checks them)."""
     return replace(reading, relation=tuple(t for t in reading.relation if not t.isdigit()))
+
+
+_THE_OTHER = re.compile(r"[，,；;]\s*(?:后者|前者)")
+"""A clause whose subject is "the latter" or "the former": another person than the one the
+sentence opened with."""
+
+
+def _said_of_the_other(reading: QuestionReading, folded: str) -> bool:
+    """Whether a Chinese sentence says what is asked only of "the latter" (后者) or "the former".
+
+    "她早年师从指挥家闵叔衡，后者生于雁川" says where her teacher was born, not where she was.
+    """
+    other = _THE_OTHER.search(folded)
+    if other is None or not reading.asked:
+        return False
+    words = (reading.asked, *equivalents(reading.asked))
+    before = folded[: other.start()]
+    return not any(w in before for w in words) and any(w in folded for w in words)
 
 
 def _asks(reading: QuestionReading, folded: str) -> bool:

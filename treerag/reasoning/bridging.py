@@ -10,7 +10,15 @@ from __future__ import annotations
 
 import re
 
-from treerag.reasoning.question_clauses import StemSet, asked_relative, described_noun, term_spans
+from treerag.reasoning.chunk_reading import about_a_relative
+from treerag.reasoning.question_clauses import (
+    DEMONSTRATIVE,
+    NAMED_BY_KIND,
+    StemSet,
+    asked_relative,
+    described_noun,
+    term_spans,
+)
 from treerag.reasoning.questions import _head, chinese, proper
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import (
@@ -23,6 +31,7 @@ from treerag.text import (
     proper_names,
 )
 from treerag.text.figures import NUMERAL
+from treerag.text.names import ZH_PLACE_SUFFIXES
 
 
 def type_word(question: str, covered: set[str]) -> str:
@@ -31,13 +40,22 @@ def type_word(question: str, covered: set[str]) -> str:
     In "Which guild built the ship captained by Aldous Brennick?" a chunk about Brennick
     covers "ship", "aldous", "brennick"; "ship" is what the chunk must name. A Chinese
     question describes its bridge as "…的 N" (佩林·奥斯克求学时的老师, 周怀远出生的县):
-    N is the type word, whether or not the chunk says it the same way (师从 for 老师).
+    N is the type word, whether or not the chunk says it the same way (师从 for 老师); of
+    several, the last the chunk says ("…的丈夫擔任廠長的那家釀酒廠" in her document, which
+    names the brewery), else the first.
     """
     if HAN_CHAR.search(question):
+        nouns: list[str] = []
         for match in re.finditer(r"[的之]", question):
             end = described_noun(question, match.start())
             if end > match.end():
-                return question[match.end() : end].lower()
+                pointing = DEMONSTRATIVE.match(question, match.end())
+                nouns.append(question[pointing.end() if pointing else match.end() : end])
+        # "鄔清弦的丈夫擔任廠長的那家釀酒廠": the last described noun the chunk says is the
+        # bridge's kind (her chunk says the brewery); else the first ("陆听岚的老师…").
+        said = [n for n in nouns if fold(n) in covered]
+        if said or nouns:
+            return (said[-1] if said else nouns[0]).lower()
     head = _head(question)
     if described := _RELATIVE_NOUN.search(question):
         # "the man who signed…": the noun the relative clause describes is the bridge's
@@ -98,6 +116,8 @@ def bridge(
     named = [_words(n) for n in question_names if not HAN_CHAR.search(n)]
     choice: tuple[bool, bool, bool, int, int, str, str] | None = None
     for position, sentence in enumerate(best):
+        if about_a_relative(sentence, fold(question)):
+            continue  # "她的哥哥祁砚川…生于雁川": her brother's, not a link of her chain
         glosses = _glosses(sentence, asked)
         # "following Ezer Weizman's resignation": the name, not its possessive.
         found = [_POSSESSIVE.sub("", n) for n in proper_names(sentence, READING)]
@@ -111,10 +131,24 @@ def bridge(
             and not _demonym(n, sentence)
             and not _fuller(n, named)
         ]
+        fresh = [_unglued(n, sentence) for n in fresh]
+        typed = [
+            *_typed_names(sentence, kind),
+            *_person_after(sentence, kind),
+            *_place_of(question, sentence, kind),
+        ]
+        # "就讀於滄瀾工學院": a name ending in the type word is read whole, where jieba's
+        # tags cut it (滄瀾 / 工學院) or glue the verb to it.
+        fresh = [
+            *typed,
+            *(n for n in fresh if not any(fold(n) in fold(t) or fold(t) in fold(n) for t in typed)),
+        ]
         if not fresh:
             continue
         low = fold(sentence)
         kind_at = _word_at(low, kind) if kind else -1
+        if kind_at < 0 and HAN_CHAR.search(kind) and kind[-1] in "人者" and len(kind) > 2:
+            kind_at = low.find(kind[:-1])  # 创办 for 创办人: an agent by its verb
         if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
@@ -144,7 +178,17 @@ def bridge(
             key = (kind_at < 0, lead_at < 0, not named_at, position, distance, name, sentence)
             if choice is None or key < choice:
                 choice = key
-    return (choice[5], choice[6]) if choice else ("", "")
+    if choice is None:
+        return ("", "")
+    given = _NAMED_AS.match(choice[6], choice[6].find(choice[5]) + len(choice[5]))
+    # "一座古寺，名为栖云寺": the noun a sentence goes on to name is that name.
+    return (given.group(1) if given else choice[5], choice[6])
+
+
+_NAMED_AS = re.compile(
+    rf"[，,]?\s*(?:名为|名為|名叫|叫做|叫作|称为|稱為)\s*([{HAN}]{{2,10}}?)(?=[，。；;,、]|$)"
+)
+"""A name given right after a noun: "古寺，名为栖云寺", "一条河叫做青溪"."""
 
 
 _DEMONYM = re.compile(
@@ -152,6 +196,182 @@ _DEMONYM = re.compile(
     r"|Greek|Swiss|Thai|Welsh|Argentine|Filipino|Icelandic"
 )
 """A word that says where someone or something is from: Canadian, Portuguese, English."""
+
+
+_NAME_OPENS_AFTER = frozenset("于於在到至自从從了为為是的与與和及以")
+"""Characters after which a Chinese name begins: prepositions, 了, 是, 的, conjunctions."""
+_POINTING_OR_COUNTING = re.compile(
+    r"[这這那该該此每几幾一二两兩三四五六七八九十\d][个個座所家位条條艘部本间間]"
+)
+"""A demonstrative or a number, then a measure word: 这所 (学校), 一座 (小镇)."""
+_NAMED_BY_KIND = NAMED_BY_KIND
+_NOT_NAME_FLAGS = frozenset({"r", "p", "c", "u", "uj", "ul", "uz", "d", "m"})
+"""jieba's tags of words no name is made of, even a single character's: pronouns (她),
+prepositions (以), conjunctions, particles, adverbs and numerals."""
+_NOT_IN_NAME = frozenset("这這那其一也都就被把将將对對向很")
+"""Single characters that stand before a name, not in it."""
+_NAME_WORD_FLAGS = ("n", "j", "i", "a", "b")
+"""jieba's tags of the words of two characters or more a name is made of: nouns (any n*),
+and what an unknown name falls into (滄瀾 is an idiom to it, "i")."""
+
+
+def _typed_names(sentence: str, kind: str) -> list[str]:
+    """Chinese names ending in the type word, as the sentence writes them.
+
+    "就讀於滄瀾工學院" holds 滄瀾工學院 for 學院, "创办了望舒美术学校" 望舒美术学校 for 学校,
+    "生于砚湾镇" 砚湾镇 for 镇: from the type word back over the words a name is made of, to
+    a preposition, 了 or a verb; a demonstrative (这所学校) or the word alone is no name.
+    """
+    if not kind or not HAN_CHAR.search(kind) or kind[-1] not in _NAMED_BY_KIND:
+        return []
+    from treerag.segment import tag, word_tag
+
+    words = tag(sentence)
+    ends = [0]
+    for word, _ in words:
+        ends.append(ends[-1] + len(word))
+    folded = fold(sentence)
+    if len(folded) != len(sentence):
+        return []
+    out: list[str] = []
+    if kind not in folded:
+        # "织布合作社" for "青梭织造合作社": the noun's head, its last word, names the kind.
+        head = [w for w, _ in tag(kind)][-1:]
+        kind = head[0] if head and len(head[0]) > 1 else kind
+    for found in re.finditer(re.escape(kind), folded):
+        end = found.end()
+        at = next(i for i in range(len(words)) if ends[i + 1] > found.start())
+        # The characters of the type word's own first word before it belong to the name
+        # (工 of 工學院), up to an opener inside it (於 of 就讀於滄瀾).
+        start = _opened(words[at][0][: found.start() - ends[at]], ends[at])
+        start = ends[at] if start is None else start
+        while start == ends[at] and at > 0 and end - ends[at - 1] <= _TYPED_LONGEST + len(kind):
+            at -= 1
+            word, flag = words[at]
+            opened = _opened(word, ends[at])
+            if opened is not None:
+                start = opened
+                break
+            # An unknown name falls apart into single characters of any tag (砚 / 湾 / 镇);
+            # a verb is in a name after a proper noun ("青梭" + 织造 + 合作社), not after a
+            # common one ("父亲迁居砚湾镇").
+            proper_before = at > 0 and words[at - 1][1].startswith(("nr", "ns", "nt", "nz"))
+            if (
+                not HAN_CHAR.fullmatch(word[-1])
+                or (len(word) > 1 and not flag.startswith(_NAME_WORD_FLAGS) and not proper_before)
+                or word in _NOT_IN_NAME
+                or flag in _NOT_NAME_FLAGS
+            ):
+                break
+            start = ends[at]
+        name = sentence[start:end]
+        counted = start > 0 and _POINTING_OR_COUNTING.match(sentence[start - 1] + name)
+        # "这所学校", "一座小镇": a noun pointed at or counted, and a word of the dictionary
+        # (小镇, 工学院) is a kind, not a name.
+        common = word_tag(fold(name)) in ("n", "nr", "vn") or counted
+        if len(name) > len(kind) and not common and name not in out:
+            out.append(name)
+    return out
+
+
+def _place_of(question: str, sentence: str, kind: str) -> list[str]:
+    """The place a Chinese sentence's locative phrase gives the question's verb.
+
+    For a bridge described as a place: "出生于鹭屿" for "…出生的那座岛" (鹭屿 ends in no 岛,
+    and jieba tags it no name).
+    """
+    if not kind or kind[-1] not in ZH_PLACE_SUFFIXES or not HAN_CHAR.search(sentence):
+        return []
+    from treerag.reasoning.place_slot import place_spans
+    from treerag.reasoning.relation_held import equivalents
+    from treerag.segment import word_tag
+
+    said = [t for t in content_terms(fold(question)) if word_tag(t).startswith("v")]
+    verbs = [v for t in said for v in (t, *equivalents(t))]
+    folded = fold(sentence)
+    spans = place_spans([v for v in verbs if HAN_CHAR.search(v)], folded) or []
+    if len(folded) != len(sentence):
+        return []
+    found = [sentence[a:b].strip() for a, b in spans]
+    return [p for p in found if 2 <= len(p) <= 5 and HAN_CHAR.fullmatch(p[-1])]
+
+
+def typed_first(question: str, sentences: list[str], covered: set[str]) -> list[str]:
+    """Sentences naming the bridge by its type word first, then the others in their order.
+
+    "師從化學家藺思衡" for "鍾遠鏞的老師…", wherever the chunk says it (`_typed_names`,
+    `_person_after`).
+    """
+    kind = fold(type_word(question, covered))
+    typed = [
+        s
+        for s in sentences
+        if _typed_names(s, kind) or _person_after(s, kind) or _place_of(question, s, kind)
+    ]
+    return [*typed, *(s for s in sentences if s not in typed)]
+
+
+def _person_after(sentence: str, kind: str) -> list[str]:
+    """The person a Chinese sentence says its type word is: "她的老師是建築師范靜宜".
+
+    A profession may stand before the name (建築師), which jieba reads into the name as
+    "师范"; the name is the two or three characters after it, to the clause's end.
+    """
+    if not kind or not HAN_CHAR.search(kind) or kind[-1] not in _PERSON_KIND_END:
+        return []
+    folded = fold(sentence)
+    at = folded.find(kind)
+    found = _IS_PERSON.match(sentence, at + len(kind)) if at >= 0 else None
+    if found is None and kind in ("老师", "导师", "师父", "恩师"):
+        found = _STUDIED_UNDER.search(sentence)  # "师从化学家藺思衡"
+    verb = kind[:-1] if kind[-1] in "人者" and len(kind) > 2 else ""
+    if found is None and verb and verb in folded:
+        # "由出版家鍾遠鏞在蘅州創辦" names the 创办人: whom 由 leads, before the verb.
+        found = _BY_WHOM.search(sentence, 0, len(sentence))
+    return [found.group(1)] if found else []
+
+
+_PROFESSION = rf"(?:[{HAN}]{{1,4}}?[师師家员員匠商手人长長])?"
+"""A profession before a name (建築師, 出版家, 船运商人), read lazily: the name is after it."""
+_STUDIED_UNDER = re.compile(
+    rf"(?:师从|師從|受业于|受業於)\s*{_PROFESSION}([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
+)
+"""Whom a sentence says someone studied under: "師從化學家藺思衡，…"."""
+_BY_WHOM = re.compile(
+    rf"由\s*{_PROFESSION}([{HAN}]{{2,3}}?)(?=\s*(?:[于於在以从從]|出资|出資|主持|亲自|親自))"
+)
+"""Who a passive sentence says did it: "由出版家鍾遠鏞在蘅州創辦", "由船运商人邵闻舟出资"."""
+_PERSON_KIND_END = "师師人者家长長生手"
+"""Last characters of Chinese nouns for a person's role: 老师, 创办人, 设计者, 作曲家."""
+_IS_PERSON = re.compile(
+    rf"(?:是|为|為)\s*(?:[{HAN}]{{1,3}}?[师師家员員匠商手])?([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
+)
+"""What follows the type word that says who: 是 (a profession) and a name."""
+
+
+_TYPED_LONGEST = 6
+"""Characters a name may have before its type word (a name is short)."""
+
+
+def _opened(part: str, at: int) -> int | None:
+    """Where a name starts after the last opener of a word starting at `at`, None if none."""
+    opener = max((j for j, c in enumerate(part) if c in _NAME_OPENS_AFTER), default=-1)
+    return at + opener + 1 if opener >= 0 else None
+
+
+def _unglued(name: str, sentence: str) -> str:
+    """A Chinese name without the last character of the noun before it.
+
+    jieba's model for unknown words reads "山水画家葛秋原" as 山水画 / 家葛秋 / 原: where the
+    character before a name and the name's first make a noun (画家), that character is the
+    noun's, and the name is the rest (葛秋原), as long as a person's name is.
+    """
+    from treerag.segment import word_tag
+
+    at = sentence.find(name)
+    if at < 1 or not HAN_CHAR.match(name) or not 3 <= len(name) <= 4:
+        return name
+    return name[1:] if word_tag(fold(sentence[at - 1] + name[0])) == "n" else name
 
 
 def _demonym(name: str, sentence: str) -> bool:
@@ -212,7 +432,8 @@ def _word_at(low: str, kind: str) -> int:
     """
     if HAN_CHAR.search(kind):
         return low.find(kind)
-    found = re.search(rf"\b(?:{re.escape(kind)}|{re.escape(stem(kind))})\b", low)
+    # "founded" says the founder: the stem with a verb's or an agent's ending.
+    found = re.search(rf"\b(?:{re.escape(kind)}|{re.escape(stem(kind))}(?:ed|er|ing|d|r)?)\b", low)
     return found.start() if found else -1
 
 

@@ -58,6 +58,14 @@ _NAMING = "(?:的?(?:名字|名称)(?:是|为|叫做|叫作|叫)|名叫|名为|�
 _NAMING_AFTER = re.compile(rf"{_NAMING}\s*")
 
 
+_TEACHER = frozenset({"老师", "导师", "师父", "恩师"})
+"""Nouns for a teacher, whom a text names by "师从…" as often as by the noun."""
+_STUDIED_UNDER = re.compile(
+    rf"师从\s*(?:[{HAN}]{{1,4}}?[师家匠人手长])?([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
+)
+"""Whom a canonical sentence says someone studied under, after a profession (老琴匠)."""
+
+
 def called(asked: tuple[str, str], folded: str) -> list[str]:
     """The names a canonical sentence gives the asked noun (`named_noun`).
 
@@ -67,6 +75,9 @@ def called(asked: tuple[str, str], folded: str) -> list[str]:
     before, noun = asked
     phrase = re.compile(f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
     out: list[str] = []
+    if noun in _TEACHER:
+        # "她早年师从老琴匠乔慕唐": whom she studied under is her teacher.
+        out += [m.group(1) for m in _STUDIED_UNDER.finditer(folded)]
     for match in (*phrase.finditer(folded), *_NAMING_AFTER.finditer(folded)):
         # After the words that give a name, the name follows whatever the dictionary
         # knows of its characters (拉伊 of 拉伊卜 is in it).

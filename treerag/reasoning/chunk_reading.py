@@ -22,7 +22,7 @@ from treerag.reasoning.named import names_in, names_title, title_of
 from treerag.reasoning.reading import read_question
 from treerag.reasoning.relation_held import present, text_stems
 from treerag.reasoning.text import blocks, sentences, stem, unfootnoted
-from treerag.text import HAN_CHAR, canonical, fold, fold_cased, han_count
+from treerag.text import HAN_CHAR, canonical, fold, fold_cased, han_count, to_simplified
 
 _PRONOUN_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
@@ -119,6 +119,32 @@ def asks(sentence: str) -> bool:
 _ELLIPSIS_END = re.compile(r"\s*(?:\.{3}|…+)?\s*$")
 _WHY_HOW = re.compile(r"为何|为什么|为啥|怎么|如何|\bwhy\b|\bhow\b")
 """A clause that asks why or how (read in the canonical form)."""
+
+
+_RELATIVE_LEAD = re.compile(
+    r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
+    r"(?:his|her|their)\s+(?:[a-z]+\s+)?(?P<en>sister|brother|father|mother|wife|husband|son"
+    r"|daughter|cousin|uncle|aunt|nephew|niece|friend|partner|teacher|student|pupil|apprentice"
+    r"|successor|predecessor|colleague|rival|assistant)s?\b"
+    r"|^[^。！？]{0,12}?(?:[他她]的|其)(?P<zh>父亲|母亲|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|儿子|女儿"
+    r"|[表堂][兄弟姐妹]|老师|学生|徒弟|[父母妻夫兄弟姐妹子女])",
+    re.IGNORECASE,
+)
+"""A sentence about a relative or an associate of its document's subject: "Her younger
+sister, Ada, was born in Brackwater", "她的妹妹…则出生在汐港", "其弟…生于1835年"."""
+
+
+def about_a_relative(sentence: str, folded_question: str) -> bool:
+    """Whether a sentence is about the subject's relative, whom the question does not ask of.
+
+    In Mira Quenby's document "Her younger sister, Ada, was born in Brackwater" does not say
+    where Mira Quenby was born; for "Where was Mira Quenby's sister born?" it does.
+    """
+    found = _RELATIVE_LEAD.search(fold_cased(to_simplified(sentence)))
+    if found is None:
+        return False
+    noun = (found.group("en") or found.group("zh")).lower()
+    return noun not in to_simplified(folded_question)
 
 
 def pronoun_led(sentence: str) -> bool:

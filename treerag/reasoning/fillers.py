@@ -203,6 +203,18 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
             # Where the asked event is, its locative phrase says (`place_slot`): none of
             # "于9月3日举行" (a date) and not 莫斯科 of "在莫斯科去世，葬礼将于9月3日举行".
             fresh = [n for n in fresh if within(fold(n), folded, spans)]
+            if not fresh:
+                from treerag.segment import word_tag
+
+                # "出生于鹭屿": a short phrase after the verb's locative is the place, a name
+                # jieba tags none (鹭屿 ends in no suffix a place name is known by).
+                fresh = [
+                    sentence[a:b]
+                    for a, b in spans
+                    if len(folded) == len(sentence)
+                    and _BARE_PLACE.fullmatch(folded[a:b])
+                    and not word_tag(folded[a:b])  # 现场, 线上, 当地: words, no names
+                ]
         else:
             # With no locative phrase to read, a place is one by its words.
             fresh = [n for n in fresh if _place_like(fold(n), folded)]
@@ -216,11 +228,72 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         fresh.sort(key=lambda n: not personal(n))
     if reading.head:
         fresh.sort(key=lambda n: not names_kind(n, reading.head))
+    if reading.asked and not HAN_CHAR.search(cased) and _asked_of_another(reading, cased):
+        return []
+    if not reading.head and not HAN_CHAR.search(cased):
+        # "Who founded the shipworks that built…?": "Selkmouth Shipworks" is the shipworks
+        # the question describes, not who founded it.
+        described = {stem(t) for t in reading.relation if stem(t) != stem(reading.asked)}
+        fresh = [n for n in fresh if stem(fold(n).split()[-1]) not in described]
     if asked_after:
         # "…under the master builder Aron Fisk": the name the asked preposition leads.
         led = re.compile(rf"\b{asked_after.group(1)}\s+(?:[a-z]+\s+){{0,3}}$", re.IGNORECASE)
         fresh.sort(key=lambda n: not led.search(cased[: max(cased.find(n), 0)]))
     return fresh
+
+
+_BARE_PLACE = re.compile(rf"[{HAN}]{{2,4}}")
+"""A locative phrase that is a short run of Chinese characters alone: a place's name."""
+_ASIDE = re.compile(r"(?P<before>[^,;]*),\s+(?:which|who|whom)\s+(?P<aside>[^,;]*)")
+"""A non-restrictive relative clause and what comes before it: "…for the Marrish Salt
+Company, which Hesper Grane had founded in 1879"."""
+
+
+def _antecedent(before: str) -> str:
+    """The noun phrase an aside describes: the words before it from their last article."""
+    articles = list(re.finditer(r"\b(?:the|a|an)\s+", before, re.IGNORECASE))
+    return before[articles[-1].end() :] if articles else " ".join(before.split()[-3:])
+
+
+def without_asides(sentence: str, about: str) -> str:
+    """An English sentence without its asides about another thing than `about`.
+
+    "It was built by the Selkmouth Shipworks for the Marrish Salt Company, which Hesper
+    Grane had founded in 1879" says nothing of the shipworks' founding: what a follow-up
+    about the shipworks asks is still open.
+    """
+    if HAN_CHAR.search(sentence):
+        return sentence
+    kept = sentence
+    for match in _ASIDE.finditer(sentence):
+        if fold(about) not in fold(_antecedent(match.group("before"))):
+            kept = kept.replace(match.group(0), match.group("before"))
+    return kept
+
+
+def _asked_of_another(reading: QuestionReading, cased: str) -> bool:
+    """Whether a sentence says what is asked only in an aside about another thing.
+
+    "It was built by the Selkmouth Shipworks for the Marrish Salt Company, which Hesper
+    Grane had founded": the founding is the company's, which the aside describes, not the
+    shipworks' that "Who founded the shipworks that built…?" asks about: the noun before
+    the aside holds none of the question's other relation terms. Neither Hesper Grane nor
+    the company answers; the sentence names the bridge (the shipworks) for a follow-up.
+    """
+    asked = stem(reading.asked)
+    others = {stem(t) for t in reading.relation if stem(t) != asked}
+    words = [stem(t) for t in content_terms(fold(cased))]
+    if not others or asked not in words:
+        return False
+    aside_said = 0
+    for match in _ASIDE.finditer(cased):
+        if asked not in {stem(t) for t in content_terms(fold(match.group("aside")))}:
+            continue
+        noun = _antecedent(match.group("before"))
+        if {stem(t) for t in content_terms(fold(noun))} & others:
+            return False
+        aside_said += 1
+    return aside_said > 0 and aside_said >= words.count(asked)
 
 
 _ASKED_AFTER = re.compile(

@@ -23,12 +23,15 @@ import re
 
 from treerag.reasoning.question_clauses import (
     ASKING,
+    LOCATIVE_ONLY,
+    NAMED_BY_KIND,
     StemSet,
     asked_relative,
     described_noun,
     term_spans,
 )
 from treerag.reasoning.questions import _clauses, asked_noun_span, chinese
+from treerag.reasoning.relation_held import verb_lemmas
 from treerag.reasoning.text import content_terms
 from treerag.text import (
     HAN,
@@ -55,6 +58,22 @@ def _wh_heads(clause: str) -> set[int]:
 _RELATIVE_AFTER = re.compile(
     r"\s+(?:where|who|whom|whose|which|that)\b(?!\s+(?:is|are|was|were)\b)"
 )
+
+
+_CONTACT_VERB = re.compile(r"\s+([a-z]+)\b(?=\s+[a-z])")
+"""A past verb after a description that ends in a name, another word after it: "the school
+Edda Kettering attended born?" ("born" is the question's own verb)."""
+_CONTACT_NAME = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+[A-Z][\w'\-]*(?:\s+[A-Z][\w'\-]*)*$")
+"""A noun, then a name, ending a description: "the school Edda Kettering"."""
+
+
+_OBJECT_DESCRIBED = re.compile(
+    r"\b[a-z]+ed\s+(?:to|in|at|by|from|for|with|on)\s+"
+    r"(the\s+[a-z]+\s+where\b)"
+)
+"""A participle's object described by a relative clause of place: "granted to the town
+where…" (a place the bridge is; "involved in the quarrel that…" describes no bridge a name
+a chunk gives could take the place of)."""
 
 
 _RELATIVE_HEAD = re.compile(
@@ -114,6 +133,12 @@ def _covered_span(
         # "Toad Hall is a residential hall in a university": a stretch that cuts into one of
         # the question's names takes the whole name ("Toad UHall located in…" otherwise).
         start, end = _whole_names(clause, start, end)
+        inner = _OBJECT_DESCRIBED.search(clause, start, end)
+        if inner:
+            # "…the market charter granted to [the town where Velmora Glassworks was
+            # founded]": what the question says of the town is its own; the relative
+            # clause after the preposition is the description.
+            start = inner.start(1)
     # "the city where Aldous Brennick was born": the described noun and its relative word
     # go with the span, so the entity takes the place of the whole description.
     relative = _RELATIVE_HEAD.search(clause[:start])
@@ -172,6 +197,17 @@ def _covered_span(
         verb = _LAST_VERB.search(clause[: len(clause.rstrip(" ?？.!"))])
         if verb and verb.start(1) < end:
             end = len(clause[: verb.start(1)].rstrip())
+    contact = _CONTACT_VERB.match(clause, end)
+    if (
+        contact
+        and not HAN_CHAR.search(clause)
+        and (contact.group(1).endswith("ed") or verb_lemmas(contact.group(1)))
+        and _CONTACT_NAME.search(clause[start:end])
+    ):
+        # "the school Edda Kettering attended": a noun, a name and its verb (a relative
+        # clause without its "that") describe the bridge whole; the verb closing an
+        # inverted question ("…attended born?") stays.
+        end = contact.end(1)
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
     if start > 0 and clause[start - 1] in "“‘(《「":
@@ -188,7 +224,9 @@ def _covered_span(
         if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
             start = 0
         end = described_noun(clause, end)
-        if chinese(clause) and not re.search("[的之]", clause[start:end]):
+        if chinese(clause) and not re.search(
+            "[的之]|[那这這][个個座所家位条條]", clause[start:end]
+        ):
             # A Chinese description of the bridge is a relative clause, built with 的
             # ("李明远出生的小镇"); a bare noun phrase ("MU5735航班") is the question's own
             # entity, which the chunk names: no bridge to replace it with. (An English
@@ -369,6 +407,38 @@ def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
     return (at, end) if end > after + de.end() else None
 
 
+def _of_the_kind(entity: str, description: str) -> bool:
+    """Whether a Chinese bridge can be what a description ends in.
+
+    A place's or a body's noun (岛, 镇, 学院) is the last character of a place's or a body's
+    name (鹭屿 for 岛); a person's name ends in none. Any other noun says nothing of the kind.
+    """
+    last = description.rstrip()[-1:]
+    return not (
+        last in NAMED_BY_KIND and HAN_CHAR.match(entity) and entity[-1] not in NAMED_BY_KIND
+    )
+
+
+def _covered_prefix(spans: list[tuple[str, int, int]], covered: StemSet) -> int:
+    """The end of the covered terms a clause opens with (0 when its first is not covered)."""
+    stop = 0
+    for term, _, end in spans:
+        # An agent noun by its verb: the chunk's "…創辦" covers 创办人.
+        agent = len(term) > 2 and term[-1] in "人者" and term[:-1] in covered
+        if term not in covered and not agent:
+            break
+        stop = end
+    return stop
+
+
+def _opens_with_noun(clause: str) -> bool:
+    """Whether a Chinese clause opens with a common noun (jieba's "n": 創辦人, 首任)."""
+    from treerag.segment import tag
+
+    words = tag(clause.strip())
+    return bool(words) and words[0][1] == "n"
+
+
 def followup(question: str, covered: set[str], entity: str, title: str = "") -> str:
     """A short question about `entity` for the part of `question` the chunk leaves open.
 
@@ -404,8 +474,23 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         # "佩林·奥斯克求学时的老师，出生在哪里？": a first clause that is all description of the
         # bridge is the subject of the rest; the bridge entity takes its place.
         span = _titled_span(clauses[0][0], title)
+        rest = "，".join(c for c, _ in clauses[1:])
+        if span is not None and not _of_the_kind(entity, clauses[0][0][: span[1]]):
+            # "岚湾交响乐团首席指挥出生的那座岛上": the conductor the chunk names is no island;
+            # the stretch it covers ("…首席指挥") is what the bridge replaces.
+            stop = _covered_prefix(clauses[0][1], covered)
+            span = None
+            if stop:
+                text = f"{entity}{clauses[0][0][stop:]}，{rest}"
         if span is not None and span[0] == 0 and span[1] >= len(clauses[0][0]):
-            text = entity + "，".join(c for c, _ in clauses[1:])
+            # "林晏書就讀的學院，創辦人是…": a noun after the description is the bridge's own
+            # ("滄瀾工學院的創辦人是…"); a verb says what the bridge did ("…出生在哪里").
+            text = entity + ("的" if _opens_with_noun(rest) else "") + rest
+        elif (
+            span is not None and span[0] == 0 and LOCATIVE_ONLY.fullmatch(clauses[0][0][span[1] :])
+        ):
+            # "陆听岚出生的那个镇上，石桥是哪年建的？": where, said of the bridge.
+            text = f"{entity}{clauses[0][0][span[1] :].strip()}，{rest}"
     relative = ""
     if not text and len(clauses) == 1:
         # "…a series that originally broadcast on what station?" asks in its relative clause.
@@ -441,6 +526,12 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         if not outside:
             return ""
         text = f"{clause[: span[0]]}{entity}{clause[span[1] :]}"
+        at = open_counts.index(max(open_counts))
+        later = [c for c, _ in clauses[at + 1 :]]
+        if HAN_CHAR.search(clause) and not ASKING.search(text) and ASKING.search("".join(later)):
+            # "…的老師出生的那個鎮上曾有一家紡織廠，它的創辦人是誰": the clause the bridge
+            # goes in describes; a later one asks, and goes with it.
+            text = "，".join([text, *later])
     text = " ".join(text.split()).strip(" ,，")
     if text.startswith(entity) and not HAN_CHAR.search(text[len(entity) :]) and not relative:
         # "a university located in what city?" with the university in its place: the

@@ -40,7 +40,7 @@ import numpy as np
 
 from treerag.reasoning.answering import answering
 from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
-from treerag.reasoning.bridging import bridge, type_word
+from treerag.reasoning.bridging import bridge, type_word, typed_first
 from treerag.reasoning.chunk_reading import (
     described,
     names_kind,
@@ -52,6 +52,7 @@ from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import distinct, held_chain, held_sides
 from treerag.reasoning.coreference import referent, resolve_pronoun
 from treerag.reasoning.fallback import Ranked, pick, rank
+from treerag.reasoning.fillers import without_asides
 from treerag.reasoning.followup_question import followup as build_followup
 from treerag.reasoning.judge_cache import rules_version
 from treerag.reasoning.marks import MarkNumbers
@@ -63,8 +64,8 @@ from treerag.reasoning.streaming import TextStreamModel
 from treerag.reasoning.text import content_terms
 from treerag.reasoning.wording import (
     framed,
-    in_script,
     label,
+    name_in_script,
     not_found,
     script_of_text,
     strip_label,
@@ -128,7 +129,7 @@ def _followup(question: str, f: Features) -> str:
         return ""  # "Guild of Tidewrights" for "Which guild…?": an answer, not a bridge
     script = script_of_text(question)
     if script != "en":
-        entity = in_script(entity, script)
+        entity = name_in_script(entity, script)
     elif entity and re.search(rf"\bthe\s+{re.escape(entity)}\b(?!\s+[A-Z])", sentence):
         entity = f"the {entity}"  # "command of the Saltwren": "Which guild built the Saltwren?"
     # What the sentence naming the bridge says (with the chunk's subject, whom it is about)
@@ -139,11 +140,33 @@ def _followup(question: str, f: Features) -> str:
     # chunk's terms do.
     if sentence:
         # Its words or their other words: "born in Duneport" covers "the birthplace of…".
-        covered = with_equivalents(text_stems(fold(f"{f.subject} {sentence}")))
+        said = without_asides(sentence, entity.removeprefix("the "))
+        covered = with_equivalents(text_stems(fold(f"{f.subject} {said}")))
         said = build_followup(question, covered, entity, f.named)
         if said:
             return said
     return build_followup(question, with_equivalents(f.chunk_terms), entity, f.named)
+
+
+def _holds_next_link(question: str, f: Features) -> bool:
+    """Whether a chunk says the next link of the chain from the entity it names.
+
+    Its sentence naming the next bridge is about the chunk's subject when that is the entity
+    ("He was born in Duneport" in Pavel Orsk's document), or says that entity and the
+    noun the next link is described by. In 陆听岚's
+    document, "后来她在鹭台美术馆举办过三次个展" is about her, not about her teacher 葛秋原,
+    whom it names: no link from him.
+    """
+    _, sentence = bridge(question, f.bridging, f.chunk_terms, f.named or f.subject)
+    if not sentence:
+        return True  # no bridge: `_followup` finds none either
+    walked, said = fold(f.named), fold(sentence)
+    if walked == fold(f.subject):
+        return True
+    # From another entity the chunk names, the sentence must say the link's noun too:
+    # "…1862年生於鶴汀鎮" names the town but none of its 煤礦.
+    kind = fold(type_word(question, f.chunk_terms))
+    return walked in said and (not kind or kind in said or kind[-1:] in said)
 
 
 WALK_IN_CHUNK = 2
@@ -273,7 +296,9 @@ class OfflineReasoner:
         order = [int(i) for i in np.argsort(-sims)]
         answer = answering(question, title, text)
         shares = [relation_share(reading, fold(s)) for s in sents]
-        bridging = sorted(order, key=lambda i: -shares[i])[:3]
+        bridging = typed_first(
+            question, [sents[i] for i in sorted(order, key=lambda i: -shares[i])], chunk_terms
+        )[:3]
         return Features(
             terms=list(reading.terms),
             found=found,
@@ -282,7 +307,7 @@ class OfflineReasoner:
             similarity=float(sims[order[0]]),
             kind=reading.kind,
             best=[sents[i] for i in order[:3]],
-            bridging=[sents[i] for i in bridging],
+            bridging=bridging,
             named=named_entity(question, title, text),
             subject=next(iter(subjects(title, text)), ""),
             answer=answer.sentence if answer else "",
@@ -326,6 +351,8 @@ class OfflineReasoner:
             f = self.features(followup, title, text)
             if f.answer or not f.named:
                 break  # the chunk answers the follow-up, or is not about its entity
+            if not _holds_next_link(followup, f):
+                break
             further = _followup(followup, f)
             if not further or not is_new(further, [followup]):
                 break

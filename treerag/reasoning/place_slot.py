@@ -59,6 +59,8 @@ def place_spans(verbs: Sequence[str], folded: str) -> list[tuple[int, int]] | No
             spans.append((start + before.end(), start + at))
         if after := _AFTER.match(text, at + len(verb)):
             spans.append((start + after.end(), clause.end()))
+        elif verb[-1] in "于在":
+            spans.append((start + at + len(verb), clause.end()))  # 生于临沣: its own locative
     return spans or None
 
 

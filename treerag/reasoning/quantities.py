@@ -44,9 +44,12 @@ def quantities(reading: QuestionReading, folded: str) -> list[str]:
     counted = _counted_noun(asked)
     han = asked if HAN_CHAR.search(asked) else ""
     amount = bool(han) and not _COUNT_WORD.search(han)
+    found = list(QUANTITY.finditer(folded))
+    taken = {i for m in found for i in range(m.start(), m.end())}
+    found += [m for m in _ZH_NUMBER.finditer(folded) if m.start() not in taken]
     values = [
         m
-        for m in QUANTITY.finditer(folded)
+        for m in sorted(found, key=lambda m: m.start())
         if m.group() not in asked
         and m.start() not in in_dates
         and not _counts_another(folded, m.end(), counted, han if amount else "")
@@ -109,6 +112,12 @@ def _counts_another(folded: str, end: int, counted: str, amount: str = "") -> bo
     return counted[:2] not in noun and noun[:2] not in counted
 
 
+_ZH_NUMBER = re.compile(
+    r"(?:[一二三四五六七八九两][十百千万]|十)[零一二三四五六七八九十百千万亿两]*(?:余|多)?"
+    rf"(?=\s*(?:[{CLASSIFIERS}首米里吨人岁年]|平方|公里|公顷|亩))"
+)
+"""A number written in Chinese numerals with a unit or measure word after it (十二平方公里,
+六十二首, 三十余名), of ten or more: "一座" and "两位" count one thing, no value asked."""
 _PERCENT = re.compile(r"[%‰]$")
 """A percentage (or per mille) candidate."""
 _COUNT_WORD = re.compile(r"多少|几|数量|人数|次数|个数|家数|总数")

@@ -19,6 +19,7 @@ from treerag.text import (
     to_simplified,
 )
 from treerag.text.names import WORD as _WORD
+from treerag.text.names import ZH_PLACE_SUFFIXES
 
 
 def term_spans(clause: str) -> list[tuple[str, int, int]]:
@@ -101,23 +102,59 @@ def described_noun(clause: str, end: int) -> int:
     """The end of the noun a Chinese description describes ("…的县", "…的小镇"), else `end`.
 
     The nouns right after 的 / 之 (jieba's n* tags) are what the description names: the
-    bridge entity takes their place with it.
+    bridge entity takes their place with it, and so with a demonstrative before them
+    ("…出生的那个镇": `DEMONSTRATIVE`).
     """
     from treerag.segment import tag
 
-    de = re.match(r"\s*[的之]", clause[end:])
+    de = _DESCRIBING.match(clause[end:])
     if de is None:
         return end
-    at = end + de.end()
+    start = end + de.end()
+    pointing = DEMONSTRATIVE.match(clause, start)
+    at = start = pointing.end() if pointing else start
     offset = 0
     words = tag(clause)  # the whole clause: jieba tags a word by its context
     for i, (word, flag) in enumerate(words):
         offset += len(word)
         if offset - len(word) < at:
             continue
-        if not flag.startswith("n") or is_zh_stop(word):
+        nominal = flag.startswith("n") or (bool(pointing) and flag == "l")
+        modifier = (
+            bool(pointing)
+            and at == start
+            and flag == "v"
+            and i + 1 < len(words)
+            and (words[i + 1][1].startswith("n") or words[i + 1][1] == "l")
+        )  # "那家织布合作社": a verb before the noun pointed at describes it
+        if modifier:
+            at = offset
+            continue
+        if not nominal or is_zh_stop(word):
+            if at == start and len(word) > 1 and word[-1] in _LOCATIVE:
+                at = offset - 1  # "那个镇上": jieba reads 镇上 as one word, the noun is 镇
             break
-        if at > end + de.end() and i + 1 < len(words) and words[i + 1][1] == "p":
+        if at > start and i + 1 < len(words) and words[i + 1][1] == "p":
             break  # "…的设计者毕业于…": a noun before a preposition is the predicate's verb
+        if at > start and _ASKED_OF.match(clause, offset):
+            break  # "…的那座湖面积有多大": the noun asked about is the question's, not described
         at = offset
-    return at if at > end + de.end() else end
+    return at if at > start else end
+
+
+NAMED_BY_KIND = (
+    f"{ZH_PLACE_SUFFIXES}屿嶼院校司厂廠行馆館寺庙廟桥橋楼樓园園街路站局社团團店号號会會队隊"
+)
+"""Last characters of the nouns a Chinese name ends in (青石镇, 滄瀾工學院, 鳴潮船廠, 銀鷺號):
+places and bodies; a person's name does not end in 老师 or 创办人."""
+_LOCATIVE = "上里裡中内內"
+"""Locatives after a noun ("镇上", "学校里"): where, not what is described."""
+LOCATIVE_ONLY = re.compile(rf"\s*[{_LOCATIVE}]\s*")
+"""What is left of a clause whose description ends in a locative: "…出生的那个镇上"."""
+_DESCRIBING = re.compile(r"\s*(?:[的之]|(?=[那这這][个個座所家位条條艘部本间間]))")
+"""What joins a description to its noun: 的, or a demonstrative with its measure word
+("鹤岭铁路北端终点那个镇")."""
+_ASKED_OF = re.compile(r"(?:有多|是多|多大|多少|是什么|是什麼|是谁|是誰|在哪|是哪|为何|為何)")
+"""The words after a noun that ask about it: "面积有多大", "人口是多少"."""
+DEMONSTRATIVE = re.compile(r"[那这這该該此](?:[个個座所家位条條艘部本间間])?")
+"""A demonstrative and its measure word before a described noun: 那个镇, 这所学校, 该船."""

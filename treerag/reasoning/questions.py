@@ -26,6 +26,7 @@ from treerag.text import (
     HAN,
     HAN_CHAR,
     READING,
+    canonical,
     fold,
     fold_cased,
     han_count,
@@ -195,7 +196,17 @@ def asked_noun_span(clause: str) -> tuple[int, int]:
         return -1, -1
     end = tail.start() if tail else len(clause.rstrip("？?。！! "))
     de = clause[:end].rfind("的")
+    if de >= 0 and _POINTED.match(clause, de + 1):
+        # "…的那座湖面积有多大": the noun pointed at is the description's; its 面积 is asked.
+        from treerag.reasoning.question_clauses import described_noun
+
+        described = described_noun(clause, de)
+        return (described, end) if end > described > de + 1 else (-1, -1)
     return (de + 1, end) if de >= 0 and end > de + 1 else (-1, -1)
+
+
+_POINTED = re.compile(r"[那这這][个個座所家位条條艘部本间間]")
+"""A demonstrative and its measure word after 的: the noun after it is pointed at."""
 
 
 def _head(question: str) -> str:
@@ -328,11 +339,33 @@ def _key_terms(question: str) -> set[str]:
 
 
 def near_duplicate(a: str, b: str) -> bool:
-    """Whether two questions ask the same: Jaccard of content terms >= NEAR_DUPLICATE_JACCARD."""
+    """Whether two questions ask the same: Jaccard of content terms >= NEAR_DUPLICATE_JACCARD.
+
+    Two Chinese questions of which the shorter names an entity the other does not, while the
+    other names one (or opens with a word: its subject, where jieba tags no name) that the
+    shorter lacks, ask about different entities however many words they share:
+    "葛秋原创办的学校是哪一年搬进新校舍的？" is the follow-up of "陆听岚的老师创办的学校…",
+    her teacher's name in place of the words that described him. (English follow-ups that
+    swap one name for another in a long question stay near-duplicates.)
+    """
     ta, tb = _key_terms(a), _key_terms(b)
     if not ta or not tb:
         return " ".join(a.lower().split()) == " ".join(b.lower().split())
+    if len(ta) != len(tb) and chinese(a) and chinese(b):
+        # One asks with a name where the other describes: the shorter holds the name.
+        short, long = (a, tb) if len(ta) < len(tb) else (b, ta)
+        other = b if short == a else a
+        new = [n for n in _names(short) if not set(content_terms(n)) <= long]
+        old = [n for n in _names(other) if not set(content_terms(n)) <= set(content_terms(short))]
+        first = content_terms(short)[0]
+        if (new and old) or (first not in long and content_terms(other)[0] not in ta & tb):
+            return False  # "范靜宜出生的…" / "莫聽蘭的老師出生的…": another subject opens it
     return len(ta & tb) / len(ta | tb) >= NEAR_DUPLICATE_JACCARD
+
+
+def _names(question: str) -> set[str]:
+    """The proper names a question gives, canonical."""
+    return {canonical(n) for n in proper_names(question, READING)}
 
 
 def is_new(question: str, asked: list[str]) -> bool:

@@ -111,6 +111,12 @@ class QuestionReading:
             # Segmented without the names: jieba reads "青岩镇有哪条河" as 青岩/镇有/哪条.
             blank = self.folded
             for name in sorted((fold(n) for n in named), key=len, reverse=True):
+                # "小提琴製作師鄔清弦": the profession before a name is part of the name.
+                blank = re.sub(
+                    rf"[{HAN}]{{1,8}}?[师家匠员长手](?={re.escape(name)})",
+                    lambda m: " " * len(m.group()),
+                    blank,
+                )
                 blank = blank.replace(name, " " * len(name))
             kept = tuple(
                 t
@@ -295,7 +301,16 @@ def _without_asking_end(name: str) -> str:
     if last and QUANTITY_NOUN.search(last[0]) and folded.endswith(last[0]):
         # "旅客发送量" of "2023春运首日旅客发送量": the amount asked, not a name.
         return name[: -len(last[0])]
+    if last and _ATTRIBUTE.fullmatch(last[0]) and len(folded) - len(last[0]) >= 2:
+        # "澄渊湖面积" of "澄渊湖面积有多大": the lake, and what is asked of it.
+        return name[: -len(last[0])]
     return name
+
+
+_ATTRIBUTE = re.compile(
+    r"面积|人口|长度|高度|海拔|深度|宽度|周长|重量|体积|容量|年龄|身高|距离|全长|总长|规模|价格"
+)
+"""Nouns of a measured attribute, which jieba glues to the name before them (澄渊湖面积)."""
 
 
 def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ...]:
@@ -307,13 +322,32 @@ def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ..
     """
     kind = {stem(w) for w in (head, modifier) if w}
     return tuple(
-        t
+        _COUNTED_NOUN.sub("", _LOCATIVE_END.sub("", t))
+        if _counts(folded, t)
+        else _LOCATIVE_END.sub("", t)
         for t in content_terms(_unglued(folded))
         if t not in ANSWER_KIND_WORDS
         and t not in _DEICTIC
         and not ASKING.match(t)
+        and not _COUNTED.fullmatch(t)
         and stem(t) not in kind
     )
+
+
+_MEASURE = "首个名位家座条只件本部艘间张台辆架所项次场届"
+_COUNTED_NOUN = re.compile(rf"^[{_MEASURE}](?=[{HAN}])")
+"""A measure word jieba glues to the noun counted ("多少首诗" → 首诗): the noun is the term."""
+
+
+def _counts(folded: str, term: str) -> bool:
+    """Whether a term follows a question's count word (多少, 几) and opens with a measure."""
+    return bool(re.search(rf"(?:多少|几){re.escape(term)}", folded)) and len(term) > 1
+
+
+_COUNTED = re.compile(r"[一两二三四五六七八九十几]+[个家座所位条只件本部艘间名]")
+"""A count and its measure word ("曾有一家纺织厂"): it says how many, no relation."""
+_LOCATIVE_END = re.compile(r"(?<=[镇村县市城乡区港湾岛湖江河山])[上里内中]$")
+"""A locative jieba glues to a place's last word ("镇上" of "芦汀镇上"): the place is the term."""
 
 
 _IN_PLACE = re.compile(r"\s*(?:$|[?.!,;]|(?:for|in|at|on|to|from|with|during|after|before)\b)")

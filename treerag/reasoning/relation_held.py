@@ -38,13 +38,41 @@ def present(term: str, folded: str, stems: set[str]) -> bool:
     if HAN_CHAR.search(term):
         return term in folded
     # As written ("merchants'" of "the Merchants' Hall"), or a name without its possessive.
-    return any(stem(t) in stems or inflected(t) in stems for t in {term, unpossessed(term)})
+    return any(
+        stem(t) in stems or inflected(t) in stems or not verb_lemmas(t).isdisjoint(stems)
+        for t in {term, unpossessed(term)}
+    )
 
 
 def text_stems(folded: str) -> set[str]:
     """The stems of a canonical text's content terms (what `present` looks Latin words up in)."""
     terms = content_terms(folded)
-    return {stem(t) for t in terms} | {inflected(t) for t in terms if _VERB_FORM.search(t)}
+    return (
+        {stem(t) for t in terms}
+        | {inflected(t) for t in terms if _VERB_FORM.search(t)}
+        | {key for t in terms if not _VERB_FORM.search(t) for key in verb_lemmas(t)}
+    )
+
+
+_REGULAR_FORM = re.compile(r"s$|[a-z]{3}ed$|ing$")
+"""Endings of regular forms, which `inflected` reads or which say no verb: a plural ("United
+States" says no "state"), a regular past or an -ing form."""
+
+
+@lru_cache(maxsize=65536)
+def verb_lemmas(term: str) -> frozenset[str]:
+    """`inflected` keys of the verbs an irregular form is of: "sank" and "sunk" are "sink".
+
+    Snowball stems regular forms only ("opened"); an irregular past is looked up in
+    LemmInflect's English tables (from the Automatically Generated Inflection Database,
+    https://github.com/bjascob/LemmInflect), where a word of a form it lists has its verb.
+    """
+    if not (term.isascii() and term.isalpha()) or _REGULAR_FORM.search(term):
+        return frozenset()
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(term, upos="VERB").get("VERB", ())
+    return frozenset(inflected(lemma) for lemma in lemmas if lemma != term)
 
 
 _VERB_FORM = re.compile(r"[a-z]{3}(?:ed|ing)$|[a-z]{2}[^aeiou]ies$")
@@ -140,15 +168,25 @@ def said_in_full(term: str, folded: str) -> bool:
 
 
 def said_by_verb(term: str, folded: str) -> bool:
-    """Whether a text says a rate or an amount the question names by its verb and the value.
+    """Whether a text says an agent, a rate or an amount the question names by its verb.
+
+    An agent (X人, X者) as X: "由唐伯谦于1897年创办" says who the 创办人 is.
 
     A rate (X率) as X and a percentage: "同比增长4.5%" says the 增长率 it is. An amount (X量)
     as X and a number in the same clause: "共发送旅客3473.6万人次" says the 发送量. A text
     that holds the term itself ("出生率为6.77‰") holds it whole anyway.
     """
-    if len(term) < 3 or term[-1] not in _VALUES:
+    if len(term) < 3:
+        return False
+    if term[-1] in _AGENT and term[:-1] in folded:
+        return True  # "由商人唐伯謙…創辦" says who the 创办人 is
+    if term[-1] not in _VALUES:
         return False
     return re.search(re.escape(term[:-1]) + _VALUES[term[-1]], folded) is not None
+
+
+_AGENT = "人者"
+"""The endings of Chinese agent nouns made of a verb (创办人, 设计者): the verb says them."""
 
 
 _VALUES = {
@@ -165,17 +203,22 @@ EQUIVALENT_WORDS = (
     ("位于", "坐落", "地处", "位在"),
     ("创办", "创立", "创建", "建立", "成立", "开办", "创设", "创始"),
     ("举办", "举行"),
-    ("born", "birth", "birthplace"),
+    ("born", "birth", "birthplace", "native"),
     ("die", "died", "death"),
     ("founded", "founder", "established", "establish"),
     ("premiered", "premiere", "aired", "air", "debuted", "debut", "broadcast"),
     ("married", "spouse", "wife", "husband"),
     ("首播", "开播", "播出"),
+    ("搬进", "搬入", "迁入", "迁进", "搬到", "迁到", "迁往"),
+    ("建成", "建于", "建造", "修建", "兴建", "落成", "竣工", "始建"),
+    ("老师", "师从", "师承", "拜师"),
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
-birthplace): the commonest paraphrases of the relations questions ask most (birth, death,
-place, founding, an event held), and 我国 for 中国 (news written in China says "our country").
-A short list, not a thesaurus: a relation it lacks is matched by its own words."""
+birthplace, a native of): the commonest paraphrases of the relations questions ask most
+(birth, death, place, founding, an event held, a premiere, a marriage, a move, a building,
+a teacher),
+and 我国 for 中国 (news written in China says "our country"). A short list, not a thesaurus:
+a relation it lacks is matched by its own words."""
 
 
 _ORDINAL = re.compile(

@@ -80,6 +80,18 @@ def in_script(text: str, script: Script) -> str:
     return convert(text, "s2t" if script == "zh-hant" else "t2s")
 
 
+def name_in_script(name: str, script: Script) -> str:
+    """A name in the given script, kept as written when it already shows that script.
+
+    "范靜宜" in a Traditional document stays as it is: OpenCC's s2t writes the surname 范 as
+    範 (the character of 模範), and a name the document writes in Traditional needs no
+    conversion; a Simplified name for a Traditional question is converted (`in_script`).
+    """
+    if script == "zh-hant" and convert(name, "t2s") != name:
+        return name
+    return in_script(name, script)
+
+
 def answer_script(question: str, documents: str = "") -> Script:
     """The script the system answers a question in (see the module's docstring).
 
@@ -149,7 +161,7 @@ def framed(name: str, quote: str, question: str) -> str:
     script = answer_script(question, quote)
     if script == "en":
         return f"{name}: “{quote}”"
-    return f"{in_script(name, script)}：「{quote}」"
+    return f"{name_in_script(name, script)}：「{quote}」"
 
 
 _FRAMED = re.compile(r"[“「](.+)[”」]\s*$", re.S)
