@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from treerag.reasoning.called import PROFESSION, STUDIED_UNDER
 from treerag.reasoning.chunk_reading import about_a_relative
 from treerag.reasoning.question_clauses import (
     DEMONSTRATIVE,
@@ -20,6 +21,7 @@ from treerag.reasoning.question_clauses import (
     term_spans,
 )
 from treerag.reasoning.questions import _head, chinese, proper
+from treerag.reasoning.relation_held import agent_verb
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import (
     EN_STOP,
@@ -147,8 +149,8 @@ def bridge(
             continue
         low = fold(sentence)
         kind_at = _word_at(low, kind) if kind else -1
-        if kind_at < 0 and HAN_CHAR.search(kind) and kind[-1] in "人者" and len(kind) > 2:
-            kind_at = low.find(kind[:-1])  # 创办 for 创办人: an agent by its verb
+        if kind_at < 0 and (verb := agent_verb(kind)):
+            kind_at = low.find(verb)  # 创办 for 创办人: an agent by its verb
         if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
@@ -323,20 +325,15 @@ def _person_after(sentence: str, kind: str) -> list[str]:
     at = folded.find(kind)
     found = _IS_PERSON.match(sentence, at + len(kind)) if at >= 0 else None
     if found is None and kind in ("老师", "导师", "师父", "恩师"):
-        found = _STUDIED_UNDER.search(sentence)  # "师从化学家藺思衡"
-    verb = kind[:-1] if kind[-1] in "人者" and len(kind) > 2 else ""
+        found = STUDIED_UNDER.search(sentence)  # "師從化學家藺思衡"
+    verb = agent_verb(kind)
     if found is None and verb and verb in folded:
         # "由出版家鍾遠鏞在蘅州創辦" names the 创办人: whom 由 leads, before the verb.
         found = _BY_WHOM.search(sentence, 0, len(sentence))
     return [found.group(1)] if found else []
 
 
-_PROFESSION = rf"(?:[{HAN}]{{1,4}}?[师師家员員匠商手人长長])?"
-"""A profession before a name (建築師, 出版家, 船运商人), read lazily: the name is after it."""
-_STUDIED_UNDER = re.compile(
-    rf"(?:师从|師從|受业于|受業於)\s*{_PROFESSION}([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
-)
-"""Whom a sentence says someone studied under: "師從化學家藺思衡，…"."""
+_PROFESSION = PROFESSION
 _BY_WHOM = re.compile(
     rf"由\s*{_PROFESSION}([{HAN}]{{2,3}}?)(?=\s*(?:[于於在以从從]|出资|出資|主持|亲自|親自))"
 )

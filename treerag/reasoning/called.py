@@ -60,10 +60,12 @@ _NAMING_AFTER = re.compile(rf"{_NAMING}\s*")
 
 _TEACHER = frozenset({"老师", "导师", "师父", "恩师"})
 """Nouns for a teacher, whom a text names by "师从…" as often as by the noun."""
-_STUDIED_UNDER = re.compile(
-    rf"师从\s*(?:[{HAN}]{{1,4}}?[师家匠人手长])?([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
+PROFESSION = rf"(?:[{HAN}]{{1,4}}?[师師家员員匠商手人长長])?"
+"""A profession before a name (建築師, 出版家, 老琴匠, 远洋船长), read lazily: the name follows."""
+STUDIED_UNDER = re.compile(
+    rf"(?:师从|師從|受业于|受業於)\s*{PROFESSION}([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
 )
-"""Whom a canonical sentence says someone studied under, after a profession (老琴匠)."""
+"""Whom a sentence says someone studied under, in either script: "師從化學家藺思衡，…"."""
 
 
 def called(asked: tuple[str, str], folded: str) -> list[str]:
@@ -77,7 +79,7 @@ def called(asked: tuple[str, str], folded: str) -> list[str]:
     out: list[str] = []
     if noun in _TEACHER:
         # "她早年师从老琴匠乔慕唐": whom she studied under is her teacher.
-        out += [m.group(1) for m in _STUDIED_UNDER.finditer(folded)]
+        out += [m.group(1) for m in STUDIED_UNDER.finditer(folded)]
     for match in (*phrase.finditer(folded), *_NAMING_AFTER.finditer(folded)):
         # After the words that give a name, the name follows whatever the dictionary
         # knows of its characters (拉伊 of 拉伊卜 is in it).

@@ -31,7 +31,7 @@ from treerag.reasoning.question_clauses import (
     term_spans,
 )
 from treerag.reasoning.questions import _clauses, asked_noun_span, chinese
-from treerag.reasoning.relation_held import verb_lemmas
+from treerag.reasoning.relation_held import agent_verb, verb_lemmas
 from treerag.reasoning.text import content_terms
 from treerag.text import (
     HAN,
@@ -424,7 +424,7 @@ def _covered_prefix(spans: list[tuple[str, int, int]], covered: StemSet) -> int:
     stop = 0
     for term, _, end in spans:
         # An agent noun by its verb: the chunk's "…創辦" covers 创办人.
-        agent = len(term) > 2 and term[-1] in "人者" and term[:-1] in covered
+        agent = bool(verb := agent_verb(term)) and verb in covered
         if term not in covered and not agent:
             break
         stop = end

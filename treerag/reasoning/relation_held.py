@@ -178,15 +178,19 @@ def said_by_verb(term: str, folded: str) -> bool:
     """
     if len(term) < 3:
         return False
-    if term[-1] in _AGENT and term[:-1] in folded:
+    if (verb := agent_verb(term)) and verb in folded:
         return True  # "由商人唐伯謙…創辦" says who the 创办人 is
     if term[-1] not in _VALUES:
         return False
     return re.search(re.escape(term[:-1]) + _VALUES[term[-1]], folded) is not None
 
 
-_AGENT = "人者"
-"""The endings of Chinese agent nouns made of a verb (创办人, 设计者): the verb says them."""
+def agent_verb(term: str) -> str:
+    """The verb of a Chinese agent noun (创办人 → 创办, 设计者 → 设计), "" for any other word.
+
+    The verb says the agent: "由唐伯谦…创办" names the 创办人.
+    """
+    return term[:-1] if len(term) > 2 and term[-1] in "人者" and HAN_CHAR.match(term) else ""
 
 
 _VALUES = {
