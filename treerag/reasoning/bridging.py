@@ -9,8 +9,9 @@ what a question asks (its slot, its clauses) is read in `treerag.reasoning.quest
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
-from treerag.reasoning.called import PROFESSION, STUDIED_UNDER
+from treerag.reasoning.called import PROFESSION, STUDIED_UNDER, TEACHER
 from treerag.reasoning.chunk_reading import about_a_relative
 from treerag.reasoning.question_clauses import (
     DEMONSTRATIVE,
@@ -134,11 +135,7 @@ def bridge(
             and not _fuller(n, named)
         ]
         fresh = [_unglued(n, sentence) for n in fresh]
-        typed = [
-            *_typed_names(sentence, kind),
-            *_person_after(sentence, kind),
-            *_place_of(question, sentence, kind),
-        ]
+        typed = _typed(question, sentence, kind)
         # "就讀於滄瀾工學院": a name ending in the type word is read whole, where jieba's
         # tags cut it (滄瀾 / 工學院) or glue the verb to it.
         fresh = [
@@ -206,7 +203,6 @@ _POINTING_OR_COUNTING = re.compile(
     r"[这這那该該此每几幾一二两兩三四五六七八九十\d][个個座所家位条條艘部本间間]"
 )
 """A demonstrative or a number, then a measure word: 这所 (学校), 一座 (小镇)."""
-_NAMED_BY_KIND = NAMED_BY_KIND
 _NOT_NAME_FLAGS = frozenset({"r", "p", "c", "u", "uj", "ul", "uz", "d", "m"})
 """jieba's tags of words no name is made of, even a single character's: pronouns (她),
 prepositions (以), conjunctions, particles, adverbs and numerals."""
@@ -224,7 +220,7 @@ def _typed_names(sentence: str, kind: str) -> list[str]:
     "生于砚湾镇" 砚湾镇 for 镇: from the type word back over the words a name is made of, to
     a preposition, 了 or a verb; a demonstrative (这所学校) or the word alone is no name.
     """
-    if not kind or not HAN_CHAR.search(kind) or kind[-1] not in _NAMED_BY_KIND:
+    if not kind or not HAN_CHAR.search(kind) or kind[-1] not in NAMED_BY_KIND:
         return []
     from treerag.segment import tag, word_tag
 
@@ -291,9 +287,9 @@ def _place_of(question: str, sentence: str, kind: str) -> list[str]:
     said = [t for t in content_terms(fold(question)) if word_tag(t).startswith("v")]
     verbs = [v for t in said for v in (t, *equivalents(t))]
     folded = fold(sentence)
-    spans = place_spans([v for v in verbs if HAN_CHAR.search(v)], folded) or []
     if len(folded) != len(sentence):
         return []
+    spans = place_spans([v for v in verbs if HAN_CHAR.search(v)], folded) or []
     found = [sentence[a:b].strip() for a, b in spans]
     return [p for p in found if 2 <= len(p) <= 5 and HAN_CHAR.fullmatch(p[-1])]
 
@@ -305,12 +301,22 @@ def typed_first(question: str, sentences: list[str], covered: set[str]) -> list[
     `_person_after`).
     """
     kind = fold(type_word(question, covered))
-    typed = [
-        s
-        for s in sentences
-        if _typed_names(s, kind) or _person_after(s, kind) or _place_of(question, s, kind)
-    ]
+    typed = [s for s in sentences if _typed(question, s, kind)]
     return [*typed, *(s for s in sentences if s not in typed)]
+
+
+@lru_cache(maxsize=4096)
+def _typed(question: str, sentence: str, kind: str) -> tuple[str, ...]:
+    """The names a sentence gives the bridge by its type word.
+
+    A name ending in it, the person it is said to be, the place of the asked verb; read once
+    for `typed_first` and `bridge`.
+    """
+    return (
+        *_typed_names(sentence, kind),
+        *_person_after(sentence, kind),
+        *_place_of(question, sentence, kind),
+    )
 
 
 def _person_after(sentence: str, kind: str) -> list[str]:
@@ -324,18 +330,17 @@ def _person_after(sentence: str, kind: str) -> list[str]:
     folded = fold(sentence)
     at = folded.find(kind)
     found = _IS_PERSON.match(sentence, at + len(kind)) if at >= 0 else None
-    if found is None and kind in ("老师", "导师", "师父", "恩师"):
+    if found is None and kind in TEACHER:
         found = STUDIED_UNDER.search(sentence)  # "師從化學家藺思衡"
     verb = agent_verb(kind)
     if found is None and verb and verb in folded:
         # "由出版家鍾遠鏞在蘅州創辦" names the 创办人: whom 由 leads, before the verb.
-        found = _BY_WHOM.search(sentence, 0, len(sentence))
+        found = _BY_WHOM.search(sentence)
     return [found.group(1)] if found else []
 
 
-_PROFESSION = PROFESSION
 _BY_WHOM = re.compile(
-    rf"由\s*{_PROFESSION}([{HAN}]{{2,3}}?)(?=\s*(?:[于於在以从從]|出资|出資|主持|亲自|親自))"
+    rf"由\s*{PROFESSION}([{HAN}]{{2,3}}?)(?=\s*(?:[于於在以从從]|出资|出資|主持|亲自|親自))"
 )
 """Who a passive sentence says did it: "由出版家鍾遠鏞在蘅州創辦", "由船运商人邵闻舟出资"."""
 _PERSON_KIND_END = "师師人者家长長生手"

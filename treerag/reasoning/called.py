@@ -58,7 +58,7 @@ _NAMING = "(?:的?(?:名字|名称)(?:是|为|叫做|叫作|叫)|名叫|名为|�
 _NAMING_AFTER = re.compile(rf"{_NAMING}\s*")
 
 
-_TEACHER = frozenset({"老师", "导师", "师父", "恩师"})
+TEACHER = frozenset({"老师", "导师", "师父", "恩师"})
 """Nouns for a teacher, whom a text names by "师从…" as often as by the noun."""
 PROFESSION = rf"(?:[{HAN}]{{1,4}}?[师師家员員匠商手人长長])?"
 """A profession before a name (建築師, 出版家, 老琴匠, 远洋船长), read lazily: the name follows."""
@@ -77,7 +77,7 @@ def called(asked: tuple[str, str], folded: str) -> list[str]:
     before, noun = asked
     phrase = re.compile(f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
     out: list[str] = []
-    if noun in _TEACHER:
+    if noun in TEACHER:
         # "她早年师从老琴匠乔慕唐": whom she studied under is her teacher.
         out += [m.group(1) for m in STUDIED_UNDER.finditer(folded)]
     for match in (*phrase.finditer(folded), *_NAMING_AFTER.finditer(folded)):

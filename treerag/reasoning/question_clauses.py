@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from treerag.reasoning.questions import ZH_WH
+from treerag.reasoning.questions import POINTED, ZH_WH
 from treerag.reasoning.text import stem, unpossessed
 from treerag.text import (
     EN_STOP,
@@ -151,7 +151,7 @@ _LOCATIVE = "上里裡中内內"
 """Locatives after a noun ("镇上", "学校里"): where, not what is described."""
 LOCATIVE_ONLY = re.compile(rf"\s*[{_LOCATIVE}]\s*")
 """What is left of a clause whose description ends in a locative: "…出生的那个镇上"."""
-_DESCRIBING = re.compile(r"\s*(?:[的之]|(?=[那这這][个個座所家位条條艘部本间間]))")
+_DESCRIBING = re.compile(rf"\s*(?:[的之]|(?={POINTED.pattern}))")
 """What joins a description to its noun: 的, or a demonstrative with its measure word
 ("鹤岭铁路北端终点那个镇")."""
 _ASKED_OF = re.compile(r"(?:有多|是多|多大|多少|是什么|是什麼|是谁|是誰|在哪|是哪|为何|為何)")

@@ -196,7 +196,7 @@ def asked_noun_span(clause: str) -> tuple[int, int]:
         return -1, -1
     end = tail.start() if tail else len(clause.rstrip("？?。！! "))
     de = clause[:end].rfind("的")
-    if de >= 0 and _POINTED.match(clause, de + 1):
+    if de >= 0 and POINTED.match(clause, de + 1):
         # "…的那座湖面积有多大": the noun pointed at is the description's; its 面积 is asked.
         from treerag.reasoning.question_clauses import described_noun
 
@@ -205,7 +205,7 @@ def asked_noun_span(clause: str) -> tuple[int, int]:
     return (de + 1, end) if de >= 0 and end > de + 1 else (-1, -1)
 
 
-_POINTED = re.compile(r"[那这這][个個座所家位条條艘部本间間]")
+POINTED = re.compile(r"[那这這][个個座所家位条條艘部本间間]")
 """A demonstrative and its measure word after 的: the noun after it is pointed at."""
 
 
