@@ -28,7 +28,7 @@ offline reasoner and default settings (top_k 5, max_depth 2, max_llm_calls 60), 
 
 `first_questions` is a small made-up corpus ingested as files (benchmarks/first_questions/
 README.md): one to three hops, pronouns, distractors, three scripts; `first_questions_2` is a
-second one of the same kind, `first_questions_3` to `_7` five more,
+second one of the same kind, `first_questions_3` to `_9` seven more,
 written after the rules they measure (their READMEs say what was fitted on them since).
 
 Reported per mode: recall@2, @5 and @10 of the gold passages in the ranked evidence, capped
@@ -94,6 +94,8 @@ SETS = {
     "first_questions_5": ("questions.jsonl", "docs", "files"),
     "first_questions_6": ("questions.jsonl", "docs", "files"),
     "first_questions_7": ("questions.jsonl", "docs", "files"),
+    "first_questions_8": ("questions.jsonl", "docs", "files"),
+    "first_questions_9": ("questions.jsonl", "docs", "files"),
 }
 FILES_SETS = Path(__file__).resolve().parent
 BENCH_DATA = Path(tempfile.gettempdir()) / "treerag-bench"

@@ -231,3 +231,81 @@ def test_a_captain_a_teacher_after_a_profession_and_a_birthplace_after_its_verb(
     born = "岑远舟\n\n岑远舟是一位远洋船长。他于1861年生于临泾，父亲在那里经营船坞。"
     found = answering("岑远舟是在哪里出生的？", "岑远舟", born)
     assert found is not None and found.filler == "临泾"
+
+
+def test_a_role_right_after_a_name_is_the_first_link_of_a_longer_chain(reasoner):
+    question = "青梧日報創辦人出生的那個村子舊稱什麼？"
+    paper = "《青梧日報》是一份地方日報，由報人鍾遠帆於1908年創辦。它的出資人是他的表兄鍾遠舟。"
+    # The paper's document names the founder, not his village: the founder is the bridge,
+    # and the description of the village goes on after him.
+    verdict = reasoner._judge(question, "青梧日報", paper)
+    assert verdict.followup == "鍾遠帆出生的那個村子舊稱什麼？"
+    # His own document names the village: the next link ("村子" is a 村).
+    person = (
+        "鍾遠帆（1870年－1941年）是報人。他生於白渠村一個漁戶家庭。1908年他創辦了《青梧日報》。"
+    )
+    verdict = reasoner._judge(question, "鍾遠帆", person)
+    assert verdict.followup == "白渠村舊稱什麼？"
+
+
+def test_what_is_asked_of_the_place_pointed_at_is_no_part_of_it(reasoner):
+    # A one-character place pointed at ends there: its highest peak is what is asked.
+    verdict = reasoner._judge(
+        "葛秋原出生的那个岛最高峰海拔多少米？", "葛秋原", "葛秋原生於鷺汀島。"
+    )
+    assert verdict.followup == "鹭汀岛最高峰海拔多少米？"
+    # An attribute the chunk happens to say of itself (原名) does not extend the description.
+    chunk = "潮聲樂團由大提琴家韋若蘭於1931年創辦，原名「潮聲絃樂社」。"
+    verdict = reasoner._judge("潮聲樂團創辦人出生的那座島古稱什麼？", "潮聲樂團", chunk)
+    assert verdict.followup == "韋若蘭出生的那座島古稱什麼？"
+
+
+def test_the_name_the_type_word_gives_beats_a_nearer_one():
+    sentence = "潮聲樂團是一支管弦樂團，由大提琴家韋若蘭於1931年創辦，原名「潮聲絃樂社」。"
+    assert bridge("潮聲樂團的創辦人是在哪裡出生的？", [sentence])[0] == "韋若蘭"
+
+
+def test_the_name_a_verb_of_the_question_governs_is_the_bridge():
+    sentences = [
+        "In 1838 Corvin moved to Wexby, where he married Ada Lorn, a native of Stave End.",
+        "He was born at Millhaven, the eldest son of a ropemaker.",
+    ]
+    question = "how many people lived in the town where Corvin Ashby was born"
+    assert bridge(question, sentences, None, "Corvin Ashby")[0] == "Millhaven"
+    sentences = [
+        "Ada Lorn was a lighthouse keeper on the Wendle coast.",
+        "From 1861 she kept Skerry Light.",
+    ]
+    question = "Which island does the lighthouse Ada Lorn kept stand on?"
+    assert bridge(question, sentences, None, "Ada Lorn")[0] == "Skerry Light"
+
+
+def test_a_preposition_stranded_at_the_end_goes_with_the_description():
+    question = "who set up the mill Ada Lorn's father worked at"
+    chunk = "Ada Lorn grew up in Wexby. Her father, Sam Lorn, worked as a miller at Wexby Mill."
+    assert _asked(question, chunk, "Wexby Mill", "Ada Lorn") == "Who set up Wexby Mill?"
+
+
+def test_a_place_said_of_the_entity_is_not_its_teacher_s():
+    question = "沈秋帆的老师是哪里人？"
+    text = "画僧沈秋帆曾在寺中居住十余年，他籍贯栖州，早年师从刻书家柳远山学习版画。"
+    assert answering(question, "净云寺", text) is None
+    # The teacher is read after 师从 though what was learnt follows his name.
+    assert bridge(question, [text])[0] == "柳远山"
+
+
+def test_a_year_closing_the_question_is_not_the_relative_clause_s():
+    question = "how many people lived in the town where Corvin Ashby was born at the 1911 census"
+    asked = _asked(question, "Corvin Ashby was born at Millhaven.", "Millhaven", "Corvin Ashby")
+    assert asked == "How many people lived in Millhaven at the 1911 census?"
+
+
+def test_an_english_agent_noun_is_said_by_its_irregular_verb(reasoner):
+    text = (
+        "Skerry Light is a lighthouse on the isle of Caddow. The tower was designed by the "
+        "engineer Ada Venn, and the clockwork that turned its lens was made by the millwright "
+        "Corvin Ashby."
+    )
+    question = "Where was the maker of the clockwork of Skerry Light born?"
+    verdict = reasoner._judge(question, "Skerry Light", text)
+    assert verdict.followup == "Where was Corvin Ashby born?"

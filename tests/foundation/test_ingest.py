@@ -199,3 +199,27 @@ def test_a_broken_jsonl_line_costs_its_record_not_the_file(tmp_path):
     said = " ".join(result.output.split())
     assert "left out" in said and "records.jsonl:2: invalid JSON" in said
     assert "2 chunks added" in said
+
+
+def test_a_text_file_s_title_line_is_its_title_with_or_without_a_blank_line(tmp_path):
+    from treerag.ingest.loaders import load
+
+    cases = {
+        "tight.txt": (
+            "Wrenfold Academy\nWrenfold Academy is a school in Lowmarsh.\n",
+            "Wrenfold Academy",
+        ),
+        "spaced.txt": ("The Sella River\n\nThe Sella rises in the hills.\n", "The Sella River"),
+        "zh.txt": ("柳湾镇\n柳湾镇是栖川县北部的一个古镇。\n", "柳湾镇"),
+        # A hard-wrapped paragraph opens with a long line: no title, the file's name stands.
+        "wrapped.txt": (
+            "The ferry across the Sella ran every hour from the quay below\n"
+            "the church until the bridge opened in 1902.\n",
+            "wrapped",
+        ),
+        # A short line that ends a sentence is prose, not a title.
+        "said.txt": ("It rained.\nThe river rose by a metre overnight.\n", "said"),
+    }
+    for name, (text, title) in cases.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        assert load(tmp_path / name)[0].title == title, name

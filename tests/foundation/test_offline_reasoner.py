@@ -249,9 +249,10 @@ def test_a_sub_run_s_chain_is_carried_up_and_quoted_first(reasoner):
         followup="Which river flows through Brennholt?",
         depth=1,
     )
+    # The bridge's pronoun is framed by whom it stands for: quoted alone, "She" says no one.
     assert reasoner.compose(question, [bridge, found]) == (
         f"{LABEL} The river Amsel flows through the village. [2] "
-        "She was born in 1902 in the village of Brennholt. [1]"
+        "Ilse Varga: “She was born in 1902 in the village of Brennholt.” [1]"
     )
 
 

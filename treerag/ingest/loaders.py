@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from treerag.json_errors import where_broken
-from treerag.text import placeholder_title, record_source
+from treerag.text import placeholder_title, record_source, title_like
 
 SUPPORTED = {".txt", ".md", ".markdown", ".pdf", ".json", ".jsonl"}
 CONVERTED = {".html", ".htm", ".docx", ".pptx", ".xlsx", ".csv"}
@@ -124,18 +124,25 @@ def _title_of(text: str, kind: str) -> str:
     """A document's own title, "" when it has none.
 
     The first level-one heading of a markdown text, else the first line of any text when it
-    reads as a title (`TITLE_LINE_CHARS`).
+    reads as a title: a line that stands alone (`TITLE_LINE_CHARS`), or a short line right
+    above the prose (`title_like`: narrow, no closing punctuation: "Wrenfold Academy" over
+    "Wrenfold Academy is a school…"), the line the reader takes for the title line too
+    (`treerag.reasoning.chunk_reading.title_line`); a hard-wrapped paragraph's lines are long.
     """
     if kind == "markdown":
         for line in text.splitlines():
             if line.startswith("# "):
                 return line[2:].strip()
-    # A line that stands alone: the text's first paragraph is one line, and prose follows.
     paragraphs = [p.strip() for p in re.split(r"\n\s*\n", text.strip()) if p.strip()]
-    first = paragraphs[0].lstrip("#").strip() if len(paragraphs) > 1 else ""
+    if not paragraphs:
+        return ""
+    lines = paragraphs[0].splitlines()
+    first = lines[0].lstrip("#").strip()
+    if len(lines) > 1:
+        return first if title_like(first) else ""
     if (
-        first
-        and "\n" not in first
+        len(paragraphs) > 1
+        and first
         and len(first) <= TITLE_LINE_CHARS
         and not first.endswith(_SENTENCE_END)
         and not re.search(r"[.!?。！？]\s", first)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import Collection, Sequence
 from typing import Any
@@ -16,6 +17,8 @@ from treerag.retrievers.chunk_store import EmptyStoreError
 from treerag.retrievers.sources import gather
 from treerag.server.scope import require_active
 from treerag.state import RagState, run_share
+from treerag.text import READING, proper_names
+from treerag.text.cased import with_names_cased
 
 
 def allocate(
@@ -69,6 +72,10 @@ async def retrieve_chunks(
         error = ""
     except EmptyStoreError as exc:
         chunks, error = [], str(exc)
+    question = state["question"]
+    if not state.get("depth", 0):
+        # Off the event loop: the names' reader loads its lexicon from disk the first time.
+        question = await asyncio.to_thread(_read_with_names, question, chunks)
     emit(
         "chunks_retrieved",
         **tree,
@@ -89,8 +96,21 @@ async def retrieve_chunks(
         "chunks": {"replace": chunks},
         "error": error,
         "unread_stores": unread,
+        **({"question": question} if question != state["question"] else {}),
         **run_start(state, ctx),
     }
+
+
+def _read_with_names(question: str, chunks: Sequence[dict[str, Any]]) -> str:
+    """The root question with its chunks' names written as they write them (`text.cased`).
+
+    "who founded the school jasper quill attended" is read as naming Jasper Quill.
+    """
+    if not re.search(r"[a-z]", question):
+        return question
+    names = [c.get("title", "") for c in chunks]
+    names += [n for c in chunks for n in proper_names(c.get("text", ""), READING)]
+    return with_names_cased(question, names, [c.get("text", "") for c in chunks])
 
 
 def run_start(state: RagState, ctx: Context) -> dict[str, Any]:

@@ -49,6 +49,7 @@ from treerag.reasoning.placing import asks_placing
 from treerag.reasoning.reading import QuestionReading, fold, read_question
 from treerag.reasoning.relation_held import (
     RELATION_SHARE,
+    agent_verb,
     equivalents,
     has_ordinal,
     ordinals_held,
@@ -343,6 +344,8 @@ def _answers(
     # The candidates are dated above; a common word is dated here.
     if not found or (dated and not options and _other_year(reading.folded, year_of, found)):
         return None
+    if han and _said_of_the_subject(reading, folded, found):
+        return None  # "他籍贯栖州，早年师从柳知远" for "…的老师是哪里人": his own place
     # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
     # says the relation itself: "Port Veyra lies on the Salt River" answers which river
     # flows through it.
@@ -464,6 +467,34 @@ def _said_of_the_other(reading: QuestionReading, folded: str) -> bool:
     words = (reading.asked, *equivalents(reading.asked))
     before = folded[: other.start()]
     return not any(w in before for w in words) and any(w in folded for w in words)
+
+
+_ROLE_ASKED = re.compile(r"的(老师|导师|师父|父亲|母亲|妻子|丈夫|儿子|女儿|[^的]{1,3}[人者])")
+"""A person a Chinese question asks about through the entity it names: "沈青禾的老师", "…的
+创办人" (an agent noun, `agent_verb`)."""
+_CLAUSE = re.compile(r"[^，。；,;]+")
+
+
+def _said_of_the_subject(reading: QuestionReading, folded: str, found: str) -> bool:
+    """Whether a Chinese sentence gives what a question asks of a role only of its entity.
+
+    "他籍贯栖州，早年师从刻书家柳知远学习版画" for "沈青禾的老师是哪里人？": 栖州 stands in the
+    clause about him, not in one that says the teacher (老师, 师从 or any word for the role);
+    the sentence names the teacher, the bridge, and where he is from is in his own document.
+    """
+    role = _ROLE_ASKED.search(reading.folded)
+    if role is None or reading.kind not in ("place", "time", "number") or not reading.entities:
+        return False
+    if not any(names_in(e, folded) for e in reading.entities):
+        return False  # in the teacher's own document, "他生于…" is the teacher's
+    noun = role.group(1)
+    verb = agent_verb(noun)
+    if noun.endswith(("人", "者")) and not verb:
+        return False  # "…的人": no role
+    words = [noun, *equivalents(noun), *([verb] if verb else []), "后者", "前者"]
+    at = fold(found)
+    clause = next((m.group() for m in _CLAUSE.finditer(folded) if at in m.group()), "")
+    return bool(clause) and not any(w in clause for w in words)
 
 
 def _asks(reading: QuestionReading, folded: str) -> bool:

@@ -22,7 +22,8 @@ from treerag.reasoning.question_clauses import (
     term_spans,
 )
 from treerag.reasoning.questions import _head, chinese, proper
-from treerag.reasoning.relation_held import agent_verb
+from treerag.reasoning.reading import read_question
+from treerag.reasoning.relation_held import agent_forms, agent_verb
 from treerag.reasoning.text import content_terms, stem
 from treerag.text import (
     EN_STOP,
@@ -37,7 +38,7 @@ from treerag.text.figures import NUMERAL
 from treerag.text.names import ZH_PLACE_SUFFIXES
 
 
-def type_word(question: str, covered: set[str]) -> str:
+def type_word(question: str, covered: set[str], text: str = "") -> str:
     """The common noun that describes the bridge: the first covered lower-case question term.
 
     In "Which guild built the ship captained by Aldous Brennick?" a chunk about Brennick
@@ -53,10 +54,17 @@ def type_word(question: str, covered: set[str]) -> str:
             end = described_noun(question, match.start())
             if end > match.end():
                 pointing = DEMONSTRATIVE.match(question, match.end())
-                nouns.append(question[pointing.end() if pointing else match.end() : end])
+                noun = question[pointing.end() if pointing else match.end() : end]
+                # "那個村子": a noun with the suffix 子 names its kind by its first character
+                # (石渠村 is a 村子, 柳湾镇 a 镇子).
+                nouns.append(noun[0] if len(noun) == 2 and noun[1] == "子" else noun)
+        nouns = [*_role_after_name(question), *nouns]
         # "鄔清弦的丈夫擔任廠長的那家釀酒廠": the last described noun the chunk says is the
-        # bridge's kind (her chunk says the brewery); else the first ("陆听岚的老师…").
-        said = [n for n in nouns if fold(n) in covered]
+        # bridge's kind (her chunk says the brewery); else the first ("陆听岚的老师…"). A
+        # chunk says a noun as a word, in a name of its kind (石渠村 says 村) or, for an
+        # agent noun, by its verb (创办 says 创办人).
+        folded = fold(text)
+        said = [n for n in nouns if _says(fold(n), covered) or (text and fold(n) in folded)]
         if said or nouns:
             return (said[-1] if said else nouns[0]).lower()
     head = _head(question)
@@ -76,10 +84,41 @@ def type_word(question: str, covered: set[str]) -> str:
     named = [n.lower() for n in proper_names(question, READING)]
     for term, start, end in term_spans(question):
         word = question[start:end]
-        if term in covered and term != head and not any(term in n for n in named):
+        # "maker" is said by "made" (`_agent_forms`).
+        says = term in covered or any(stem(f) in covered for f in agent_forms(word.lower()))
+        if says and term != head and not any(term in n for n in named):
             if word.islower() or HAN_CHAR.match(word):
                 return term
     return ""
+
+
+def _says(noun: str, covered: set[str]) -> bool:
+    verb = agent_verb(noun)
+    return noun in covered or bool(verb and verb in covered)
+
+
+def _role_after_name(question: str) -> list[str]:
+    """An agent noun right after a name that a later description goes on from.
+
+    "南灣週報創辦人出生的那個村子…": the founder is the first link (no 的 between the paper
+    and its founder), the village the next. Only where a verb follows the noun and a 的
+    comes later: "南灣週報創辦人是誰" asks the founder, it describes no bridge.
+    """
+    from treerag.segment import tag
+
+    words = tag(question)
+    for i in range(1, len(words) - 1):
+        word, flag = words[i]
+        if (
+            flag.startswith("n")
+            and agent_verb(fold(word))
+            and words[i - 1][0] not in "的之"
+            and words[i - 1][1].startswith("n")
+            and words[i + 1][1] == "v"
+            and any(w in "的之" for w, _ in words[i + 2 :])
+        ):
+            return [word]
+    return []
 
 
 _RELATIVE_NOUN = re.compile(
@@ -112,12 +151,16 @@ def bridge(
     question finds its type word in a Simplified document. ("", "") when none.
     """
     asked = {fold(t) for t in content_terms(question)}
-    kind = fold(type_word(question, covered or set()))
+    # The verbs that describe the bridge: not the one the question asks with, which governs
+    # the answer ("developed by what company": "developed by Bizarre Creations" is no bridge).
+    answering = {stem(read_question(question).asked), *map(stem, _closing_verb(question))}
+    describing = {t for t in asked if stem(t) not in answering}
+    kind = fold(type_word(question, covered or set(), " ".join(best)))
     lead = _lead_word(question)
     question_names = proper_names(question, READING)
     others = _other_names(question_names, about)
     named = [_words(n) for n in question_names if not HAN_CHAR.search(n)]
-    choice: tuple[bool, bool, bool, int, int, str, str] | None = None
+    choice: tuple[bool, bool, bool, bool, int, bool, int, str, str] | None = None
     for position, sentence in enumerate(best):
         if about_a_relative(sentence, fold(question)):
             continue  # "她的哥哥祁砚川…生于雁川": her brother's, not a link of her chain
@@ -174,14 +217,32 @@ def bridge(
             distance = min((_apart(low, span, a) for a in anchors), default=len(sentence))
             if kind_at < 0 <= lead_at and span[1] <= lead_at:
                 distance += len(sentence)  # the verb's object follows it: "hit South Dakota"
-            key = (kind_at < 0, lead_at < 0, not named_at, position, distance, name, sentence)
+            # A name the type word gives ("由小提琴家林秋萍於1931年創辦" for 创办人) before one
+            # that only stands near it (原名「澄州絃樂社」, after the verb).
+            by_type = name in typed
+            # "He was born at Harrowmere" for "…the town where he was born", "she kept
+            # Greyholm Light" for "the lighthouse she kept": the name a verb of the question
+            # governs, before any other ("Quenby, where he married…", "a lighthouse keeper
+            # on the Wendle coast", which says the type word).
+            governed = not HAN_CHAR.search(low) and _governed(low[:at], describing)
+            key = (
+                not governed,
+                kind_at < 0,
+                lead_at < 0,
+                not named_at,
+                position,
+                not by_type,
+                distance,
+                name,
+                sentence,
+            )
             if choice is None or key < choice:
                 choice = key
     if choice is None:
         return ("", "")
-    given = _NAMED_AS.match(choice[6], choice[6].find(choice[5]) + len(choice[5]))
+    given = _NAMED_AS.match(choice[8], choice[8].find(choice[7]) + len(choice[7]))
     # "一座古寺，名为栖云寺": the noun a sentence goes on to name is that name.
-    return (given.group(1) if given else choice[5], choice[6])
+    return (given.group(1) if given else choice[7], choice[8])
 
 
 _NAMED_AS = re.compile(
@@ -300,7 +361,7 @@ def typed_first(question: str, sentences: list[str], covered: set[str]) -> list[
     "師從化學家藺思衡" for "鍾遠鏞的老師…", wherever the chunk says it (`_typed_names`,
     `_person_after`).
     """
-    kind = fold(type_word(question, covered))
+    kind = fold(type_word(question, covered, " ".join(sentences)))
     typed = [s for s in sentences if _typed(question, s, kind)]
     return [*typed, *(s for s in sentences if s not in typed)]
 
@@ -386,6 +447,60 @@ def _demonym(name: str, sentence: str) -> bool:
     return bool(_DEMONYM.fullmatch(name)) and said_before_noun is not None
 
 
+_GOVERNING = re.compile(
+    r"\b([a-z]+)\s+(?:(?:at|in|on|of|to|from|near|by|into|for|with|under)\s+)?(?:the\s+)?$"
+)
+"""A verb (and its preposition) right before a name: "born at ", "kept ", "worked for "."""
+
+
+_INVERTED = re.compile(
+    r"^\W*(?:where|when|(?:in\s+)?(?:what|which)\s+\w+|how\s+\w+)\s+"
+    r"(?:was|were|did|does|do|is|are|has|had)\b",
+    re.IGNORECASE,
+)
+"""An inverted question ("Where was … born?", "In which town was … born"): its closing
+verb asks; the verbs before it describe."""
+
+
+def _closing_verb(question: str) -> tuple[str, ...]:
+    """The verb closing an inverted English question ("born" of "Where was … attended born?")."""
+    if not _INVERTED.search(question):
+        return ()
+    last = re.search(r"\b([a-z]+)\W*$", question.lower())
+    return (last.group(1),) if last else ()
+
+
+def _governed(before: str, asked: set[str]) -> bool:
+    """Whether the words right before a name are a verb of the question and its preposition.
+
+    The question's verb is one of its words in a verb's inflected form ("born", "kept",
+    "lived"): "network" of "is on a network" is a noun there, though a verb can be spelled
+    so ("aired on Cartoon Network in the United States" is no United States it names).
+    """
+    found = _GOVERNING.search(before)
+    if found is None or not _verb(found.group(1)):
+        return False  # "the market town of Hadby": a noun, no verb
+    word = stem(found.group(1))
+    return any(stem(t) == word for t in asked if _inflected_verb(t))
+
+
+@lru_cache(maxsize=4096)
+def _verb(word: str) -> bool:
+    """Whether an English word can be a verb's form (LemmInflect's lexicon): "born", "kept"."""
+    from lemminflect import getAllLemmas
+
+    return "VERB" in getAllLemmas(word)
+
+
+@lru_cache(maxsize=4096)
+def _inflected_verb(word: str) -> bool:
+    """Whether an English word is a verb's inflected form: "born" (bear), "kept", "lived"."""
+    from lemminflect import getAllLemmas
+
+    lemmas = getAllLemmas(word).get("VERB", ())
+    return bool(lemmas) and word not in lemmas
+
+
 def _words(name: str) -> tuple[str, ...]:
     """The words of a Latin name in order, its hyphenated words apart, lower-cased."""
     return tuple(w for w in re.split(r"[\s\-,.]+", fold(name)) if w.isalpha())
@@ -434,8 +549,10 @@ def _word_at(low: str, kind: str) -> int:
     """
     if HAN_CHAR.search(kind):
         return low.find(kind)
-    # "founded" says the founder: the stem with a verb's or an agent's ending.
-    found = re.search(rf"\b(?:{re.escape(kind)}|{re.escape(stem(kind))}(?:ed|er|ing|d|r)?)\b", low)
+    # "founded" says the founder: the stem with a verb's or an agent's ending; "made" says
+    # the maker (an irregular verb's forms, `_agent_forms`).
+    forms = "|".join(map(re.escape, (kind, *agent_forms(kind))))
+    found = re.search(rf"\b(?:{forms}|{re.escape(stem(kind))}(?:ed|er|ing|d|r)?)\b", low)
     return found.start() if found else -1
 
 

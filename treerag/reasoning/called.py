@@ -46,6 +46,10 @@ def named_noun(folded: str) -> tuple[str, str]:
     found = _ASKS_NAME.search(folded)
     if found is None:
         return "", ""
+    former = next((n for n in FORMER_NAMES if n in found.group()), "")
+    if former:
+        # "石渠村原名叫什么" (which jieba reads 村原 / 名叫): the former name is asked whole.
+        return "", former
     words = content_terms(found.group(1) or found.group(2))
     if not words or not HAN_CHAR.match(words[-1]):
         return "", ""
@@ -58,14 +62,25 @@ _NAMING = "(?:的?(?:名字|名称)(?:是|为|叫做|叫作|叫)|名叫|名为|�
 _NAMING_AFTER = re.compile(rf"{_NAMING}\s*")
 
 
+FORMER_NAMES = ("旧称", "旧名", "原名", "原称", "古称", "曾名", "初名", "本名")
+"""Nouns for a name a thing had before (canonical): a text says any of them for another
+("原名叫什么" is answered by "该村旧称「下渠庄」")."""
+ATTRIBUTE = re.compile(
+    r"面积|人口|长度|高度|海拔|深度|宽度|周长|重量|体积|容量|年龄|身高|距离|全长|总长|规模|价格"
+    rf"|{'|'.join(FORMER_NAMES)}|别称|别名"
+)
+"""Nouns of an attribute, which jieba glues to the name before them: a measure (澄渊湖面积)
+or another name (柳湾镇旧称)."""
 TEACHER = frozenset({"老师", "导师", "师父", "恩师"})
 """Nouns for a teacher, whom a text names by "师从…" as often as by the noun."""
 PROFESSION = rf"(?:[{HAN}]{{1,4}}?[师師家员員匠商手人长長])?"
 """A profession before a name (建築師, 出版家, 老琴匠, 远洋船长), read lazily: the name follows."""
 STUDIED_UNDER = re.compile(
-    rf"(?:师从|師從|受业于|受業於)\s*{PROFESSION}([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
+    rf"(?:师从|師從|受业于|受業於)\s*{PROFESSION}([{HAN}]{{2,3}}?)"
+    r"(?=[，。；、,;]|$|学|學|习|習|研习|研習|攻读|攻讀)"
 )
-"""Whom a sentence says someone studied under, in either script: "師從化學家藺思衡，…"."""
+"""Whom a sentence says someone studied under, in either script: "師從化學家藺思衡，…",
+"师从刻书家柳知远学习版画" (what was learnt may follow the teacher)."""
 
 
 def called(asked: tuple[str, str], folded: str) -> list[str]:
@@ -75,7 +90,9 @@ def called(asked: tuple[str, str], folded: str) -> list[str]:
     right after the noun or later in the sentence ("吉祥物揭晓，它的名字叫作拉伊卜").
     """
     before, noun = asked
-    phrase = re.compile(f"{re.escape(before)}的?{re.escape(noun)}" if before else re.escape(noun))
+    nouns = FORMER_NAMES if noun in FORMER_NAMES else (noun,)
+    said = "|".join(map(re.escape, nouns))
+    phrase = re.compile(f"{re.escape(before)}的?(?:{said})" if before else f"(?:{said})")
     out: list[str] = []
     if noun in TEACHER:
         # "她早年师从老琴匠乔慕唐": whom she studied under is her teacher.

@@ -22,7 +22,7 @@ from treerag.reasoning.named import names_in, names_title, title_of
 from treerag.reasoning.reading import read_question
 from treerag.reasoning.relation_held import present, text_stems
 from treerag.reasoning.text import blocks, sentences, stem, unfootnoted
-from treerag.text import HAN_CHAR, canonical, fold, fold_cased, han_count, to_simplified
+from treerag.text import HAN_CHAR, canonical, fold, fold_cased, title_like, to_simplified
 
 _PRONOUN_LEAD = re.compile(
     r"^\W*(?:(?:in|on|at|by|after|before|during|later|then)\b[^,]{0,30}?,?\s*)?"
@@ -36,17 +36,30 @@ KIND_ENDINGS = {"学": ("学院", "书院", "学堂")}
 """Chinese kinds whose names end in another word than the kind's first character: a 学校 is
 named …大学, …中学 (which end with 学), or …学院, …书院, …学堂 (which do not)."""
 _DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-_TITLE_CLOSING = tuple(".!?;:。！？；：”\"'")
 
 
 def title_line(text: str) -> str:
     """The document's opening title line ("Ilse Varga", "# 周怀远"), "" when it opens with prose."""
     first = next((b for b in blocks(text)), "")
-    line = first.lstrip("#").strip()
-    if not line or first.count("\n") or line.endswith(_TITLE_CLOSING):
+    return first.lstrip("#").strip() if title_like(first) else ""
+
+
+_IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
+"""A thing's pronoun anywhere in a sentence ("The River Soale flows through it."): in a
+document about a place or a thing, its subject."""
+
+
+def pronoun_subject(sentence: str, title: str, text: str) -> str:
+    """The document's subject a pronoun-led sentence (or one saying "it") speaks of, else "".
+
+    "She was born in Thrennick in 1838." in Mirabel Oakhurst's document, quoted alone, does
+    not say who she is: the answer names her before the quote (`wording.framed`). A sentence
+    that names the subject itself needs no frame.
+    """
+    subject = next(iter(subjects(title, text)), "")
+    if not subject or not (_PRONOUN_LEAD.search(sentence) or _IT.search(sentence)):
         return ""
-    width = len(line) + han_count(line)
-    return line if width < 40 else ""
+    return "" if names_title(sentence, subject) else subject
 
 
 @lru_cache(maxsize=8192)

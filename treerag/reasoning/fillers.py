@@ -19,6 +19,7 @@ import re
 
 from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.chunk_reading import names_kind
+from treerag.reasoning.date_slot import by_the_event
 from treerag.reasoning.kinds import asked_kind, kinds
 from treerag.reasoning.place_slot import located, not_where, place_spans, within
 from treerag.reasoning.placing import asks_placing, placings
@@ -154,6 +155,10 @@ def candidates(reading: QuestionReading, sentence: str, subject: str = "") -> li
         days = {re.sub(r".*月", "", m.group()).strip() for m in lines}
         dated = [m for m in dated if m not in lines and m.group().strip() not in days]
         said = [*CENTURY.finditer(folded), *dated, *months]
+        said = [m for m in said if m.group().strip() not in asked]  # the question's own year
+        verbs = (reading.asked, *equivalents(reading.asked)) if reading.asked else ()
+        order = by_the_event([m.span() for m in said], folded, asked, verbs)
+        said = [said[i] for i in order]
         cased = fold_cased(sentence)  # "15 June 1824" as written, where the fold keeps length
         same = len(cased) == len(folded)
         dates = [(cased[m.start() : m.end()] if same else m.group()).strip() for m in said]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 
+from treerag.reasoning.called import ATTRIBUTE
 from treerag.reasoning.question_clauses import (
     ASKING,
     LOCATIVE_ONLY,
@@ -30,9 +31,9 @@ from treerag.reasoning.question_clauses import (
     described_noun,
     term_spans,
 )
-from treerag.reasoning.questions import _clauses, asked_noun_span, chinese
-from treerag.reasoning.relation_held import agent_verb, verb_lemmas
-from treerag.reasoning.text import content_terms
+from treerag.reasoning.questions import _clauses, asked_noun_span, chinese, slot
+from treerag.reasoning.relation_held import agent_forms, agent_verb, verb_lemmas
+from treerag.reasoning.text import content_terms, stem
 from treerag.text import (
     HAN,
     HAN_CHAR,
@@ -67,6 +68,15 @@ _CONTACT_NAME = re.compile(r"\b(?:the|a|an)\s+[a-z]+\s+[A-Z][\w'\-]*(?:\s+[A-Z][
 """A noun, then a name, ending a description: "the school Edda Kettering"."""
 
 
+_DATED_TAIL = re.compile(
+    r"\s+(?:at|in|on|during|by|for|as of)\s+(?:the\s+)?(?:[a-z]+\s+)?\d{4}\b.*$"
+)
+"""A phrase with a year closing a question: "… at the 1911 census", "… in 1990"."""
+_OF_THE_NOUN = ("place", "time")
+"""Kinds a question asks of the noun it names, not the noun itself (where or when the
+teacher…); a number asked is the noun's own value ("…的营收为多少")."""
+_STRANDED = re.compile(r"\s+(at|in|on|for|with|under|from|to|by|of|into)\s*[?.!]?\s*$")
+"""A preposition ending a question after a relative clause: "…father worked at"."""
 _OBJECT_DESCRIBED = re.compile(
     r"\b[a-z]+ed\s+(?:to|in|at|by|from|for|with|on)\s+"
     r"(the\s+[a-z]+\s+where\b)"
@@ -122,7 +132,12 @@ def _covered_span(
     clause: str, spans: list[tuple[str, int, int]], covered: set[str]
 ) -> tuple[int, int] | None:
     heads = _wh_heads(clause)
-    hits = [(s, e) for t, s, e in spans if t in covered and s not in heads]
+    hits = [(s, e) for t, s, e in spans if _covers(covered, t, clause[s:e]) and s not in heads]
+    last_de = max(clause.rfind("的"), clause.rfind("之"))
+    while hits and last_de >= 0 and hits[-1][0] > last_de and _asked_attribute(clause, *hits[-1]):
+        # "…出生的那座島古稱什麼" over a chunk that says its own former name (原名): the
+        # attribute asked of the described noun is no part of the description.
+        hits.pop()
     capital = [clause[s : s + 1].isupper() for s, _ in hits]
     if not hits or (len(hits) < 2 and not any(capital)):
         return None  # one covered common word does not describe the bridge
@@ -184,6 +199,11 @@ def _covered_span(
         # inverted question the last word is its own verb ("In what year was the man
         # that resigned … born?", "What position did the man who … play?").
         end = len(clause.rstrip(" ?？.!"))
+        dated = _DATED_TAIL.search(clause, start, end)
+        if dated and not any(y in covered for y in re.findall(r"\d{4}", dated.group())):
+            # "…the town where he was born at the 1911 census": a year the chunk does not
+            # say dates what is asked of the town, not the birth.
+            end = dated.start()
         verb = re.search(r"\s+([a-z]+)$", clause[:end])
         if verb and _INVERTED.search(clause[:start]) and verb.group(1) not in covered:
             end = verb.start()
@@ -208,6 +228,11 @@ def _covered_span(
         # clause without its "that") describe the bridge whole; the verb closing an
         # inverted question ("…attended born?") stays.
         end = contact.end(1)
+    stranded = _STRANDED.match(clause, end)
+    if stranded and not HAN_CHAR.search(clause):
+        # "the mill Maud Fennick's father worked at": a relative clause's preposition,
+        # stranded at the clause's end, goes with it ("Who set up Brackwater Mill?").
+        end = stranded.end(1)
     while end < len(clause) and clause[end] in "\"'”’)》」":
         end += 1
     if start > 0 and clause[start - 1] in "“‘(《「":
@@ -223,9 +248,12 @@ def _covered_span(
             start -= 1  # the 李 jieba cut off 李明远: a name's first character goes with it
         if re.fullmatch(r"\s*[与和跟同在由]?\s*", clause[:start]):
             start = 0
-        end = described_noun(clause, end)
-        if chinese(clause) and not re.search(
-            "[的之]|[那这這][个個座所家位条條]", clause[start:end]
+        role = _role_described_further(clause, end, covered)
+        end = end if role else described_noun(clause, end)
+        if (
+            not role
+            and chinese(clause)
+            and not re.search("[的之]|[那这這][个個座所家位条條]", clause[start:end])
         ):
             # A Chinese description of the bridge is a relative clause, built with 的
             # ("李明远出生的小镇"); a bare noun phrase ("MU5735航班") is the question's own
@@ -235,6 +263,42 @@ def _covered_span(
         if not _modifies(clause[start:end]):
             return None
     return start, end
+
+
+def _covers(covered: set[str], term: str, word: str) -> bool:
+    """Whether a chunk covers a question term: itself, or an agent noun by its verb ("made")."""
+    return term in covered or any(stem(v) in covered for v in agent_forms(word.lower()))
+
+
+def _asked_attribute(clause: str, start: int, end: int) -> bool:
+    return bool(ATTRIBUTE.fullmatch(to_simplified(clause[start:end])))
+
+
+def _role_described_further(clause: str, end: int, covered: set[str]) -> bool:
+    """Whether a Chinese span ends in a role that a further description goes on from.
+
+    "南灣週報創辦人出生的那個村子…" over the paper's document, which names its founder and
+    says nothing of his birth: the founder is this chunk's link, "南灣週報創辦人" what the
+    bridge replaces ("鄭鶴年出生的那個村子…"), not the village described after it.
+    """
+    from treerag.segment import tag
+
+    words = tag(clause)
+    at = 0
+    for i, (word, flag) in enumerate(words[:-1]):
+        at += len(word)
+        if at == end:
+            after, after_flag = words[i + 1]
+            return (
+                flag.startswith("n")
+                and bool(agent_verb(fold(word)))
+                and after_flag == "v"
+                and fold(after) not in covered
+                and any(w in "的之" for w, _ in words[i + 2 :])
+            )
+        if at > end:
+            break
+    return False
 
 
 _NOUN_PHRASE_START = re.compile(
@@ -497,7 +561,10 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         text = relative = _relative_question(question, covered, entity)
     if not text:
         open_counts = [sum(t not in covered for t, _, _ in spans) for _, spans in clauses]
-        if max(open_counts) == 0:
+        # Every term covered: nothing is left to ask, unless a Chinese question word is
+        # ("沈青禾的老师是哪里人" over "…他籍贯栖州，早年师从柳知远": where the teacher is from).
+        zh_asks = bool(HAN_CHAR.search(question)) and bool(ASKING.search(question))
+        if max(open_counts) == 0 and not zh_asks:
             return ""
         clause, spans = clauses[open_counts.index(max(open_counts))]
         span = _covered_span(clause, spans, covered) or _titled_span(clause, title)
@@ -520,10 +587,15 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
             return ""
         if _names_itself(clause[span[0] : span[1]], question):
             return ""
-        if 0 <= asked_noun_span(clause)[0] < span[1]:
-            return ""  # the description holds what is asked: it is the answer, no bridge
+        if 0 <= asked_noun_span(clause)[0] < span[1] and slot(question) not in _OF_THE_NOUN:
+            # The description holds what is asked: it is the answer, no bridge (not where
+            # or when the noun is asked about: "沈青禾的老师是哪里人").
+            return ""
         outside = [t for t, s, e in spans if (e <= span[0] or s >= span[1]) and t not in covered]
-        if not outside:
+        # "沈青禾的老师是哪里人": a Chinese question word after the description ("哪里人") is
+        # what the follow-up asks, though it holds no content term.
+        asks_after = bool(HAN_CHAR.search(clause)) and bool(ASKING.search(clause, span[1]))
+        if not outside and not asks_after:
             return ""
         text = f"{clause[: span[0]]}{entity}{clause[span[1] :]}"
         at = open_counts.index(max(open_counts))

@@ -30,6 +30,8 @@ PATHS_KIND = "paths"
 _DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 _KIND_FIRST = re.compile(r"^(?:River|Lake|Mount|Loch)\s+(?=[A-Z])")
 """A place's kind before its name, as English writes some: "River Teal", "Lake Orla"."""
+_ARTICLE = re.compile(r"^(?:The|A|An)\s+(?=[A-Z])")
+"""An article a title opens with ("The Marrow Lark"), which a question may leave out."""
 
 
 def names_in(name: str, text: str) -> bool:
@@ -59,10 +61,16 @@ def title_keys(title: str) -> tuple[str, ...]:
     """The canonical forms a title is named by: whole, and without its disambiguator.
 
     A place titled with its kind before its name ("River Teal", "Mount Keld") is also named
-    by its name alone: "the Teal" is the River Teal.
+    by its name alone: "the Teal" is the River Teal; a title opening with an article ("The
+    Marrow Lark") without it: "Marrow Lark".
     """
     bare = _DISAMBIGUATOR.sub("", title)
-    keys = [canonical(title), canonical(bare), canonical(_KIND_FIRST.sub("", bare))]
+    keys = [
+        canonical(title),
+        canonical(bare),
+        canonical(_KIND_FIRST.sub("", bare)),
+        canonical(_ARTICLE.sub("", bare)),
+    ]
     return tuple(k for k in dict.fromkeys(keys) if k)
 
 

@@ -33,7 +33,7 @@ import asyncio
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -45,6 +45,7 @@ from treerag.reasoning.chunk_reading import (
     described,
     names_kind,
     names_subject,
+    pronoun_subject,
     statements,
     subjects,
 )
@@ -120,7 +121,7 @@ def _followup(question: str, f: Features) -> str:
     entity, sentence = bridge(question, f.bridging, f.chunk_terms, f.named or f.subject)
     # "The guild glazed the windows…" in the Emberglass Guild's document: the question's
     # description ("the guild that glazed…") is the document's subject, the bridge.
-    kind = type_word(question, f.chunk_terms)
+    kind = type_word(question, f.chunk_terms, " ".join(f.bridging))
     if sentence and f.subject and not names_title(question, f.subject):
         if described(sentence, kind, f.subject):
             entity = f.subject
@@ -165,7 +166,7 @@ def _holds_next_link(question: str, f: Features) -> bool:
         return True
     # From another entity the chunk names, the sentence must say the link's noun too:
     # "…1862年生於鶴汀鎮" names the town but none of its 煤礦.
-    kind = fold(type_word(question, f.chunk_terms))
+    kind = fold(type_word(question, f.chunk_terms, " ".join(f.bridging)))
     return walked in said and (not kind or kind in said or kind[-1:] in said)
 
 
@@ -177,6 +178,22 @@ birth, the river of that town: `OfflineReasoner._asked`)."""
 def spoken(quote: Quote, question: str) -> str:
     """A quote as the answer says it: framed by the name its pronoun stands for, if any."""
     return framed(quote.said, quote.text, question) if quote.said else quote.text
+
+
+def framed_quotes(quotes: list[Quote], evidence: Sequence[EvidenceItem]) -> list[Quote]:
+    """Quotes whose pronoun stands for their document's subject, framed by it (`pronoun_subject`).
+
+    "Thrennick: “The River Soale flows through it.”": a sentence carried up from a sub-run
+    reads as its document meant it, wherever it stands in the answer.
+    """
+    items = {item.n: item for item in evidence}
+    out = []
+    for quote in quotes:
+        item = items.get(quote.n)
+        if not quote.said and item is not None:
+            quote = replace(quote, said=pronoun_subject(quote.text, item.title, item.text))
+        out.append(quote)
+    return out
 
 
 @dataclass
@@ -423,8 +440,9 @@ class OfflineReasoner:
         head = label(question, documents)
         pieces = [head]
         await self._stream.ainvoke([HumanMessage(content=head)])
-        quotes = distinct(
-            list(chain) or await asyncio.to_thread(self._fallback, question, evidence)
+        quotes = framed_quotes(
+            distinct(list(chain) or await asyncio.to_thread(self._fallback, question, evidence)),
+            evidence,
         )
         marks = MarkNumbers(item.n for item in evidence)  # streamed as `answer_question` shows it
         said = [f" {spoken(q, question)} [{q.n}]" for q in quotes]
@@ -438,7 +456,10 @@ class OfflineReasoner:
 
     def compose(self, question: str, evidence: list[EvidenceItem]) -> str:
         """The whole answer at once, as `answer` streams it (chain first, else the fallback)."""
-        quotes = distinct(compose_chain(question, evidence) or self._fallback(question, evidence))
+        quotes = framed_quotes(
+            distinct(compose_chain(question, evidence) or self._fallback(question, evidence)),
+            evidence,
+        )
         body = " ".join(f"{spoken(q, question)} [{q.n}]" for q in quotes)
         documents = "".join(item.text for item in evidence)
         return f"{label(question, documents)} {body or not_found(question, documents)}"

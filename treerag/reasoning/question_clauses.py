@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from treerag.reasoning.called import ATTRIBUTE
 from treerag.reasoning.questions import POINTED, ZH_WH
 from treerag.reasoning.text import stem, unpossessed
 from treerag.text import (
@@ -138,6 +139,17 @@ def described_noun(clause: str, end: int) -> int:
             break  # "…的设计者毕业于…": a noun before a preposition is the predicate's verb
         if at > start and _ASKED_OF.match(clause, offset):
             break  # "…的那座湖面积有多大": the noun asked about is the question's, not described
+        if pointing and at == start and len(word) == 1 and word in NAMED_BY_KIND:
+            # "林秋萍出生的那个岛最高峰…": the island pointed at is one character; the nouns
+            # after it are what is asked of it (its highest peak).
+            at = offset
+            break
+        attribute = ATTRIBUTE.search(to_simplified(word))
+        if attribute and attribute.end() == len(word) and (attribute.start() or at > start):
+            # "…的那個村子舊稱什麼", "…的那座湖面积": the village is described, its former
+            # name asked (a word of its own, or glued to the noun: 村子旧称).
+            at = offset - (len(word) - attribute.start())
+            break
         at = offset
     return at if at > start else end
 

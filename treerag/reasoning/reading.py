@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from treerag.reasoning.called import named_noun
+from treerag.reasoning.called import ATTRIBUTE, named_noun
 from treerag.reasoning.named import MIN_NAME_CHARS
 from treerag.reasoning.placing import PLACING_WORDS
 from treerag.reasoning.questions import (
@@ -301,16 +301,10 @@ def _without_asking_end(name: str) -> str:
     if last and QUANTITY_NOUN.search(last[0]) and folded.endswith(last[0]):
         # "旅客发送量" of "2023春运首日旅客发送量": the amount asked, not a name.
         return name[: -len(last[0])]
-    if last and _ATTRIBUTE.fullmatch(last[0]) and len(folded) - len(last[0]) >= 2:
+    if last and ATTRIBUTE.fullmatch(last[0]) and len(folded) - len(last[0]) >= 2:
         # "澄渊湖面积" of "澄渊湖面积有多大": the lake, and what is asked of it.
         return name[: -len(last[0])]
     return name
-
-
-_ATTRIBUTE = re.compile(
-    r"面积|人口|长度|高度|海拔|深度|宽度|周长|重量|体积|容量|年龄|身高|距离|全长|总长|规模|价格"
-)
-"""Nouns of a measured attribute, which jieba glues to the name before them (澄渊湖面积)."""
 
 
 def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ...]:

@@ -19,6 +19,7 @@ import threading
 from functools import lru_cache
 from typing import Any
 
+from treerag.reasoning.called import FORMER_NAMES
 from treerag.reasoning.reading import QuestionReading
 from treerag.reasoning.text import content_terms, stem, unpossessed
 from treerag.text import HAN_CHAR
@@ -193,6 +194,24 @@ def agent_verb(term: str) -> str:
     return term[:-1] if len(term) > 2 and term[-1] in "人者" and HAN_CHAR.match(term) else ""
 
 
+@lru_cache(maxsize=1024)
+def agent_forms(noun: str) -> tuple[str, ...]:
+    """The past forms of the verb an English agent noun is made from: "maker" → made.
+
+    The verb is the noun without its -er / -r ("builder" → build, "maker" → make), where
+    LemmInflect's lexicon knows it as a verb; () for any other noun.
+    """
+    from lemminflect import getAllInflections
+
+    for base in (noun[:-2], noun[:-1]) if noun.endswith(("er", "or")) else ():
+        forms = getAllInflections(base, upos="VERB")
+        if forms:
+            # The past forms only: "found" of "founder" is also find's past.
+            past = [f for tag in ("VBD", "VBN") for f in forms.get(tag, ())]
+            return tuple(dict.fromkeys(past))
+    return ()
+
+
 _VALUES = {
     "率": r"[了约达为至到]{0,2}\s*-?\d[\d.]*\s*[%‰]",
     "量": r"[^,，。;；!！?？]{0,6}?\d",
@@ -216,11 +235,13 @@ EQUIVALENT_WORDS = (
     ("搬进", "搬入", "迁入", "迁进", "搬到", "迁到", "迁往"),
     ("建成", "建于", "建造", "修建", "兴建", "落成", "竣工", "始建"),
     ("老师", "师从", "师承", "拜师"),
+    (*FORMER_NAMES, "从前"),
+    ("originally", "formerly", "former", "previously"),
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
 birthplace, a native of): the commonest paraphrases of the relations questions ask most
 (birth, death, place, founding, an event held, a premiere, a marriage, a move, a building,
-a teacher),
+a teacher, a former name),
 and 我国 for 中国 (news written in China says "our country"). A short list, not a thesaurus:
 a relation it lacks is matched by its own words."""
 

@@ -6,7 +6,7 @@ import re
 import unicodedata
 from functools import lru_cache
 
-from treerag.text import EN_STOP, HAN_CHAR, TOKEN, han_count, is_zh_stop, to_simplified
+from treerag.text import EN_STOP, HAN_CHAR, TOKEN, is_zh_stop, title_like, to_simplified
 from treerag.text.names import NOT_AN_ABBREVIATION
 
 # A sentence ends after . ! ? ; (not after an initial such as "J." or "St.") followed by
@@ -22,14 +22,6 @@ _SENTENCE = re.compile(
 # A line that starts a block of its own: a heading, a list item, a table row, a quote.
 _BLOCK_START = re.compile(r"^\s*(#|[-*+•]\s|\d+[.)]\s|\||>)")
 _WHITESPACE = re.compile(r"\s+")
-
-SHORT_LINE = 40
-"""A line narrower than this (CJK characters count 2) without closing punctuation is a title."""
-_CLOSING = ".!?;:。！？；：”\"'"
-
-
-def _width(line: str) -> int:
-    return len(line) + han_count(line)
 
 
 def blocks(text: str) -> list[str]:
@@ -50,8 +42,7 @@ def blocks(text: str) -> list[str]:
         if fresh or _BLOCK_START.match(line):
             out.append([])
         out[-1].append(line)
-        titled = _width(line) < SHORT_LINE and not line.endswith(tuple(_CLOSING))
-        fresh = line.startswith("#") or titled
+        fresh = line.startswith("#") or title_like(line)
     return [" ".join(parts) for parts in out]
 
 

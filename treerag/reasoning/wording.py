@@ -152,6 +152,10 @@ def stores_unread(question: str, stores: Sequence[str]) -> str:
     return STORES_UNREAD[script].format(stores=names, it=_IT[script][len(stores) > 1])
 
 
+_FILE_STEM = re.compile(r"[a-z]+(?:_[a-z]+)+")
+"""A snake-case file name standing for a title: "marta_velik"."""
+
+
 def framed(name: str, quote: str, question: str) -> str:
     """A quote introduced by the name its pronoun stands for: `Pavel Orsk: “In 1931 he…”`.
 
@@ -159,6 +163,9 @@ def framed(name: str, quote: str, question: str) -> str:
     script of the question or, for a question written alike in both, of the quote.
     """
     script = answer_script(question, quote)
+    if _FILE_STEM.fullmatch(name):
+        # A document titled by its file's name ("oswin_tallery.txt"): the name it spells.
+        name = " ".join(word.capitalize() for word in name.split("_"))
     if script == "en":
         return f"{name}: “{quote}”"
     return f"{name_in_script(name, script)}：「{quote}」"

@@ -31,12 +31,14 @@ from treerag.text.script import (
 )
 from treerag.text.sources import (
     RECORD_MARK,
+    SHORT_LINE,
     own_title,
     placeholder_title,
     record_source,
     shown_title,
     source_file,
     source_record,
+    title_like,
 )
 from treerag.text.stopwords import EN_STOP, ZH_STOP, is_zh_stop
 
@@ -51,6 +53,7 @@ __all__ = [
     "LINKING",
     "READING",
     "RECORD_MARK",
+    "SHORT_LINE",
     "TOKEN",
     "WIDE_CHAR",
     "ZH_STOP",
@@ -72,6 +75,7 @@ __all__ = [
     "shown_title",
     "script_of_text",
     "source_file",
+    "title_like",
     "source_record",
     "split_sentences",
     "to_simplified",

@@ -5,8 +5,23 @@ from __future__ import annotations
 import re
 from pathlib import PurePath
 
+from treerag.text.script import han_count
+
+SHORT_LINE = 40
+"""A line narrower than this (CJK characters count 2) without closing punctuation reads as a
+title: a record's or a file's title line above its text; a hard-wrapped paragraph's lines
+are long."""
+_CLOSING = tuple(".!?;:。！？；：”\"'")
+
 RECORD_MARK = "#"
 """What separates a record's file from its id in a source."""
+
+
+def title_like(line: str) -> bool:
+    """Whether one line reads as a title (`SHORT_LINE`): "Wrenfold Academy", "# 周怀远"."""
+    line = line.lstrip("#").strip()
+    width = len(line) + han_count(line)
+    return bool(line) and width < SHORT_LINE and not line.endswith(_CLOSING)
 
 
 def record_source(file: str, record: str) -> str:
