@@ -19,6 +19,7 @@ from treerag.reasoning.question_clauses import (
     StemSet,
     asked_relative,
     described_noun,
+    roles_described_further,
     term_spans,
 )
 from treerag.reasoning.questions import _head, chinese, proper
@@ -100,25 +101,10 @@ def _says(noun: str, covered: set[str]) -> bool:
 def _role_after_name(question: str) -> list[str]:
     """An agent noun right after a name that a later description goes on from.
 
-    "南灣週報創辦人出生的那個村子…": the founder is the first link (no 的 between the paper
-    and its founder), the village the next. Only where a verb follows the noun and a 的
-    comes later: "南灣週報創辦人是誰" asks the founder, it describes no bridge.
+    創辦人 of "南灣週報創辦人出生的那個村子…"; a noun after 的 is read with the described nouns.
     """
-    from treerag.segment import tag
-
-    words = tag(question)
-    for i in range(1, len(words) - 1):
-        word, flag = words[i]
-        if (
-            flag.startswith("n")
-            and agent_verb(fold(word))
-            and words[i - 1][0] not in "的之"
-            and words[i - 1][1].startswith("n")
-            and words[i + 1][1] == "v"
-            and any(w in "的之" for w, _ in words[i + 2 :])
-        ):
-            return [word]
-    return []
+    found = roles_described_further(question)
+    return [question[a:b] for a, b, _, after_de in found if not after_de][:1]
 
 
 _RELATIVE_NOUN = re.compile(

@@ -29,6 +29,7 @@ from treerag.reasoning.question_clauses import (
     StemSet,
     asked_relative,
     described_noun,
+    roles_described_further,
     term_spans,
 )
 from treerag.reasoning.questions import _clauses, asked_noun_span, chinese, slot
@@ -279,26 +280,12 @@ def _role_described_further(clause: str, end: int, covered: set[str]) -> bool:
 
     "南灣週報創辦人出生的那個村子…" over the paper's document, which names its founder and
     says nothing of his birth: the founder is this chunk's link, "南灣週報創辦人" what the
-    bridge replaces ("鄭鶴年出生的那個村子…"), not the village described after it.
+    bridge replaces ("鄭鶴年出生的那個村子…"), not the village described after it
+    (`question_clauses.roles_described_further`).
     """
-    from treerag.segment import tag
-
-    words = tag(clause)
-    at = 0
-    for i, (word, flag) in enumerate(words[:-1]):
-        at += len(word)
-        if at == end:
-            after, after_flag = words[i + 1]
-            return (
-                flag.startswith("n")
-                and bool(agent_verb(fold(word)))
-                and after_flag == "v"
-                and fold(after) not in covered
-                and any(w in "的之" for w, _ in words[i + 2 :])
-            )
-        if at > end:
-            break
-    return False
+    return any(
+        b == end and fold(verb) not in covered for _, b, verb, _ in roles_described_further(clause)
+    )
 
 
 _NOUN_PHRASE_START = re.compile(

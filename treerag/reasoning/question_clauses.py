@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import accumulate
 
 from treerag.reasoning.called import ATTRIBUTE
 from treerag.reasoning.questions import POINTED, ZH_WH
+from treerag.reasoning.relation_held import agent_verb
 from treerag.reasoning.text import stem, unpossessed
 from treerag.text import (
     EN_STOP,
@@ -152,6 +154,32 @@ def described_noun(clause: str, end: int) -> int:
             break
         at = offset
     return at if at > start else end
+
+
+def roles_described_further(clause: str) -> list[tuple[int, int, str, bool]]:
+    """Agent nouns a later Chinese description goes on from: (start, end, verb after, after 的).
+
+    "南灣週報創辦人出生的那個村子…": the founder (创办人, `agent_verb`) is a link, and the
+    village described after him the next. Only where a verb follows the noun and a 的 comes
+    later ("南灣週報創辦人是誰" asks the founder, it describes no bridge); whether a 的 stands
+    before the noun is told, as the bridge's type word reads that case on its own.
+    """
+    from treerag.segment import tag
+
+    words = tag(clause)
+    ends = list(accumulate(len(w) for w, _ in words))
+    found = []
+    for i in range(1, len(words) - 1):
+        word, flag = words[i]
+        if (
+            flag.startswith("n")
+            and agent_verb(to_simplified(word))
+            and words[i + 1][1] == "v"
+            and any(w in "的之" for w, _ in words[i + 2 :])
+        ):
+            after_de = words[i - 1][0] in "的之" or not words[i - 1][1].startswith("n")
+            found.append((ends[i] - len(word), ends[i], words[i + 1][0], after_de))
+    return found
 
 
 NAMED_BY_KIND = (
