@@ -57,7 +57,7 @@ def pronoun_subject(sentence: str, title: str, text: str) -> str:
     that names the subject itself needs no frame.
     """
     subject = next(iter(subjects(title, text)), "")
-    if not subject or not (_PRONOUN_LEAD.search(sentence) or _IT.search(sentence)):
+    if not subject or not (pronoun_led(sentence) or _IT.search(sentence)):
         return ""
     return "" if names_title(sentence, subject) else subject
 
