@@ -16,7 +16,14 @@ from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.marks import renumber
 from treerag.reasoning.named import anchored, title_of
-from treerag.reasoning.wording import judges_failed, model_failed, stores_unread
+from treerag.reasoning.wording import (
+    NOT_FOUND,
+    judges_failed,
+    model_failed,
+    stores_unread,
+    strip_label,
+    unjudged_read,
+)
 from treerag.server.scope import require_active
 from treerag.state import ChunkRecord, RagState
 from treerag.text import shown_title
@@ -222,11 +229,50 @@ def held_answer(
     )
 
 
+def closest_passages(chunks: list[ChunkRecord], budget_tokens: int) -> list[EvidenceItem]:
+    """The root's hybrid hits in their search order, for an answer no judge found evidence for.
+
+    A judge reads a chunk alone against the question's words; a question that paraphrases
+    its passage ("第一任總經理" for "首任總經理為…") can leave every chunk judged irrelevant
+    though the first hit answers it. The root's answer then reads its own top hits as one
+    retrieval would (`eval.runner.run_naive`), still quoting only sentences that carry the
+    question (`fallback.carries`), and says so (`wording.unjudged_read`). The structured finds
+    and the next page are left out: they were read because the hits did not answer.
+    """
+    hits = sorted(
+        (c for c in chunks if "score" in c and not c.get("found_by") and not c.get("further")),
+        key=lambda c: c.get("rank", 0),
+    )
+    out: list[EvidenceItem] = []
+    spent = 0
+    for chunk in hits:
+        spent += len(chunk.get("text", "")) // 3
+        if out and spent > budget_tokens:
+            break
+        out.append(
+            EvidenceItem(
+                n=len(out) + 1,
+                chunk_id=chunk["chunk_id"],
+                title=title_of(chunk),
+                source=chunk.get("source", ""),
+                text=chunk.get("text", ""),
+                score=1,  # read as one retrieval reads its hits (`eval.runner.run_naive`)
+            )
+        )
+    return out
+
+
 def _evidence_and_chain(
     question: str, chunks: list[ChunkRecord], ctx: Context, depth: int
 ) -> tuple[list[EvidenceItem], list[Quote]]:
-    """The numbered evidence (`build_evidence`) and the chain its answer quotes (`compose`)."""
+    """The numbered evidence (`build_evidence`) and the chain its answer quotes (`compose`).
+
+    A root run none of whose chunks was judged useful reads its top hits instead
+    (`closest_passages`).
+    """
     evidence = build_evidence(chunks, ctx.answer_token_budget, depth)
+    if not evidence and depth == 0:
+        evidence = closest_passages(chunks, ctx.answer_token_budget)
     return evidence, compose_chain(question, evidence)
 
 
@@ -317,7 +363,15 @@ async def write_answer(
         why = str(exc) or f"timeout: run_timeout_s={ctx.run_timeout_s:g} passed"
         text = await offline_reasoner(ctx).answer(question, evidence, extra, quotes)
         said = " ".join(filter(None, [model_failed(question, why), said]))
+    unjudged = not any(c.get("score", 0) > 0 for c in state.get("chunks", []))
+    if evidence and unjudged and not _says_not_found(text):
+        said = " ".join(filter(None, [said, unjudged_read(question)]))
     return text, 0 if depth else 1, said
+
+
+def _says_not_found(text: str) -> bool:
+    """Whether an answer is the offline "could not find" alone (no quote to explain)."""
+    return strip_label(text).strip() in set(NOT_FOUND.values())
 
 
 def _judges_failed(question: str, chunks: list[ChunkRecord]) -> str:

@@ -115,6 +115,21 @@ def not_found(question: str, documents: str = "") -> str:
     return NOT_FOUND[answer_script(question, documents)]
 
 
+UNJUDGED_READ: dict[Script, str] = {
+    "en": "No retrieved passage was judged to answer this; the answer reads the closest "
+    "passages the search found.",
+    "zh-hans": "没有一段检索到的文字被判定能回答这个问题；以下读自检索到的最接近的段落。",
+    "zh-hant": "沒有一段檢索到的文字被判定能回答這個問題；以下讀自檢索到的最接近的段落。",
+}
+"""The one sentence a root run says when its judges found no passage useful and its answer
+read the passages its search ranked first instead (`nodes.answer.closest_passages`)."""
+
+
+def unjudged_read(question: str) -> str:
+    """Say that the answer reads passages no judge found useful (`UNJUDGED_READ`)."""
+    return UNJUDGED_READ[script_of_text(question)]
+
+
 SetAside = Literal["language", "chain"]
 SET_ASIDE: dict[SetAside, dict[Script, str]] = {
     "language": {
