@@ -252,6 +252,8 @@ class _ChunkView:
         named += [e for e in reading.entities if subject and e not in named and _holds(e, subject)]
         if reading.entities and not (named or subject):
             return None
+        if reading.topic and reading.topic not in fold(f"{title} {text}"):
+            return None  # "台糖是在什么时候成立的" in a chunk that never names 台糖
         return cls(
             reading=reading.relation_in([*named, *([fold(subject)] if subject else [])]),
             subject=subject,

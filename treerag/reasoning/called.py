@@ -22,7 +22,7 @@ from treerag.text import HAN, HAN_CHAR
 
 _ASKS_NAME = re.compile(
     rf"([{HAN}]+?)的?(?:名字|名称)?(?:叫做?|名叫|称为|称作)什么(?:名字)?"
-    rf"|([{HAN}]+?)的?(?:名字|名称)是什么"
+    rf"|([{HAN}]+?)的?(?:名字|名称)(?:是什么|为何)"
 )
 """A canonical Chinese question asking what something is called, the noun before it."""
 _OPENING = {"（": "）", "(": ")", "“": "”", "「": "」", '"': '"', "《": "》"}
@@ -47,6 +47,8 @@ def named_noun(folded: str) -> tuple[str, str]:
     if found is None:
         return "", ""
     former = next((n for n in FORMER_NAMES if n in found.group()), "")
+    if not former and PAST.search(found.group()):
+        former = FORMER_NAMES[0]  # "嘉义市在旧时的名称为何", "浊水溪在过去又被叫做什么"
     if former:
         # "石渠村原名叫什么" (which jieba reads 村原 / 名叫): the former name is asked whole.
         return "", former
@@ -65,6 +67,8 @@ _NAMING_AFTER = re.compile(rf"{_NAMING}\s*")
 FORMER_NAMES = ("旧称", "旧名", "原名", "原称", "古称", "曾名", "初名", "本名")
 """Nouns for a name a thing had before (canonical): a text says any of them for another
 ("原名叫什么" is answered by "该村旧称「下渠庄」")."""
+PAST = re.compile(r"旧时|过去|以前|从前|早期|古时|古代|昔日|当初|最初|原先|原本")
+"""Words that put the name asked in the past: the name asked is a former one."""
 ATTRIBUTE = re.compile(
     r"面积|人口|长度|高度|海拔|深度|宽度|周长|重量|体积|容量|年龄|身高|距离|全长|总长|规模|价格"
     rf"|{'|'.join(FORMER_NAMES)}|别称|别名"
@@ -134,3 +138,19 @@ def _apposition(after: str, named: bool = False) -> str:
         unknown = unknown or len(word) > 1
     name = "".join(run)
     return name if unknown and len(name) >= 2 else ""
+
+
+def former_named(folded: str, relation: tuple[str, ...]) -> tuple[str, ...]:
+    """The relation of a question asking a former name in other words than a text's.
+
+    "嘉义市在旧时的名称为何" asks its former name (`named_noun`): a text says it by
+    旧称 or one of its other words (`FORMER_NAMES`), not by the question's 旧时 / 名称 / 叫做.
+    """
+    former = named_noun(folded)[1]
+    if former not in FORMER_NAMES or former in folded:
+        return relation
+    return (*(t for t in relation if not _FORMER_ASKED.search(t)), former)
+
+
+_FORMER_ASKED = re.compile(rf"^(?:{PAST.pattern}|名称|名字|叫做?|称为|称作|被叫做?|被称为)$")
+"""The words a question asks a former name with, which no text need repeat."""

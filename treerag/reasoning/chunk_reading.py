@@ -49,17 +49,36 @@ _IT = re.compile(r"\b(?:it|its)\b", re.IGNORECASE)
 document about a place or a thing, its subject."""
 
 
+_THIS_KIND = re.compile(r"[该此]([^\W\d])")
+"""A Chinese demonstrative and the character of a kind after it (该路, 此河, 该市)."""
+_NOT_A_REFERENCE = frozenset({"此外", "此时", "此后", "此前", "此次", "此事", "此举", "该年"})
+"""Demonstratives that point at a time or a deed, not at a thing ("此外", "此后")."""
+
+
 def pronoun_subject(sentence: str, title: str, text: str) -> str:
     """The document's subject a pronoun-led sentence (or one saying "it") speaks of, else "".
 
     "She was born in Thrennick in 1838." in Mirabel Oakhurst's document, quoted alone, does
-    not say who she is: the answer names her before the quote (`wording.framed`). A sentence
-    that names the subject itself needs no frame.
+    not say who she is: the answer names her before the quote (`wording.framed`). So does
+    Chinese "通车以后，该路…" in 宜兰线铁路's document: a demonstrative with a character of the
+    subject's name (该路, 该线, 该市 of 新竹市) is Chinese's "it". A sentence that names the
+    subject itself needs no frame.
     """
     subject = next(iter(subjects(title, text)), "")
-    if not subject or not (pronoun_led(sentence) or _IT.search(sentence)):
+    if not subject or not (
+        pronoun_led(sentence) or _IT.search(sentence) or _points_at(sentence, subject)
+    ):
         return ""
     return "" if names_title(sentence, subject) else subject
+
+
+def _points_at(sentence: str, subject: str) -> bool:
+    """Whether a Chinese sentence calls the subject by a demonstrative and its kind (该路)."""
+    name = fold(subject)
+    return any(
+        m.group() not in _NOT_A_REFERENCE and m.group(1) in name
+        for m in _THIS_KIND.finditer(fold(sentence))
+    )
 
 
 @lru_cache(maxsize=8192)

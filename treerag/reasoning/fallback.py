@@ -60,8 +60,30 @@ def carries(question: str, sentence: str) -> bool:
     return held >= CARRIES_TERMS or relation_share(reading, folded) >= CARRIES_RELATION
 
 
+_ASKS_REASON = re.compile(
+    r"(?<![称成作认视改名叫它其之他她])为什么|为何(?![\s?？。]*$)|何以|做什么用|什么用途"
+    r"|目的(?:是|为)什么"
+    r"|\bwhy\b|\bfor what purpose\b"
+)
+"""A question asking why, or what for ("为何总是一片混浊", "做什么用的"; not "名称为何", nor
+"又被称为什么" or "称它为什么", where 为 goes with the verb before it)."""
+_REASON_SAID = re.compile(
+    r"由于|因为|因而|为了|因应|目的在于|目的是|以便|用以|用于|用来|旨在|之所以"
+    r"|\bbecause\b|\bdue to\b|\bin order to\b|\bso that\b|\bowing to\b"
+)
+"""Words a sentence gives a reason or a purpose with (由于…, 为了…, "because", "in order to")."""
+
+
+def asks_reason(question: str) -> bool:
+    """Whether a question asks why something is, or what it is for (`_ASKS_REASON`)."""
+    return _ASKS_REASON.search(fold(question)) is not None
+
+
 def states_asked(kind: str, sentence: str, question: str) -> int:
     """How plainly a sentence states the asked-for thing: 0 not, 1 a candidate, 2 plainly.
+
+    A reason or a purpose asked ("为何…", "做什么用的", "why") is stated plainly with the
+    words that give one (由于, 为了, "because": `_REASON_SAID`).
 
     A count is stated by a number outside dates, times and codes (`fillers.candidates`),
     plainly with what is counted ("132人" for 多少人, "30个议席" for 多少个议席, "four times"
@@ -69,6 +91,8 @@ def states_asked(kind: str, sentence: str, question: str) -> int:
     kinds as `questions.statement` reads them, plainly as a list's field labelled with what
     the question asks (`labelled`).
     """
+    if asks_reason(question):
+        return 2 if _REASON_SAID.search(fold(sentence)) else 0
     if noun := asked_kind(fold(question)):
         return 2 if kinds(noun, fold(sentence)) else 0
     if kind != "number":

@@ -21,10 +21,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from treerag.reasoning.called import ATTRIBUTE, named_noun
+from treerag.reasoning.called import ATTRIBUTE, former_named, named_noun
 from treerag.reasoning.named import MIN_NAME_CHARS
 from treerag.reasoning.placing import PLACING_WORDS
 from treerag.reasoning.questions import (
+    POINTED,
     QUANTITY_NOUN,
     asked_noun_span,
     asks_several,
@@ -57,6 +58,9 @@ ANSWER_KIND_WORDS = frozenset(
 _DEICTIC = frozenset("我国 我们 咱们 本国 我省 我市".split())
 """Words that point at the asker's country or town ("我国2021年人口出生率"): a document names
 it (中国, 全国) or points the same way, so they are no relation term it must hold."""
+_NOW = frozenset("现在 目前 如今 当前 现今 现时".split())
+"""Words for the time of asking ("台糖的总部现在位在哪里"): a document says its present in its
+own word (目前总部位于…) or in none, so they are no relation term it must hold."""
 _FRAME_LOCATIVE = re.compile(r"([》」”])\s*([中里内上])")
 """A locative closing a quoted title's frame ("在《相逢时节》中演的谁"): jieba glues it to the
 verb after it (中演), which no sentence holds ("…中，梁冠华饰演张立新")."""
@@ -98,6 +102,9 @@ class QuestionReading:
     kind_words: tuple[str, ...] = ()
     """The words of the noun a Chinese question asks after what was done ("禁用物质" of
     "…被查出的禁用物质是什么"): the kind of thing asked, no relation (`_done_to`)."""
+    topic: str = ""
+    """A Chinese question naming no entity: the noun it opens with, what it is about (台糖 of
+    "台糖是在什么时候成立的", 浊水溪 of "浊水溪在过去又被叫做什么"), "" when none (`_topic`)."""
 
     def relation_in(self, named: Sequence[str]) -> QuestionReading:
         """This reading with the relation of a text that names `named` (of its entities).
@@ -123,6 +130,7 @@ class QuestionReading:
                 for t in _relation_terms(blank, self.head)
                 if t not in words and t not in self.kind_words
             )
+        kept = former_named(self.folded, kept)
         return replace(self, relation=kept, asked=_asking(self.folded, kept, self.head, self.kind))
 
 
@@ -216,6 +224,7 @@ def read_question(question: str) -> QuestionReading:
         # "俄罗斯瓦格纳是什么" asks what the thing is: the place before its name says which
         # one, it is no relation a definition must repeat.
         relation = tuple(t for t in relation if not _place_word(t))
+    relation = former_named(folded, relation)
     kind = slot(question)
     if kind == "thing" and _done_to(cased, start):
         # "吕小军被查出的禁用物质是什么": what was done (查出) is the relation, the noun after
@@ -237,7 +246,34 @@ def read_question(question: str) -> QuestionReading:
         # The asked-for noun (电影 of 哪部电影) says the answer's kind, not its relation.
         asked=_asking(folded, relation, head, kind),
         kind_words=kind_words,
+        topic="" if found else _topic(folded),
     )
+
+
+def _topic(folded: str) -> str:
+    """The noun a Chinese question opens with, when a word that is no noun follows it.
+
+    A question's opening noun is its topic, what the rest says something of: "台糖是在什么
+    时候成立的" asks when 台糖 was founded, and a sentence on when another company was
+    founded does not answer it, though jieba reads no name in the question. The noun is
+    the topic only where what is said of it follows at once (是, an adverb as 最 or 又, a
+    preposition as 在): "城市人口" opens a compound and "苍澜轮渡创办人…" a description; nor
+    where the question points at a noun it describes (…的那家茶楼); a time word (去年) is none.
+    """
+    from treerag.segment import tag
+
+    if not HAN_CHAR.match(folded):
+        return ""
+    words = list(tag(folded[:24]))
+    if len(words) < 2:
+        return ""
+    (word, flag), (then, after) = words[0], words[1]
+    if len(word) < 2 or not (flag.startswith("n") or flag == "j") or ASKING.search(word):
+        return ""
+    if POINTED.search(folded):
+        return ""  # "…创办人的父亲开设的那家茶楼位于哪条街": what is asked of is described
+    # What the question says of it follows at once: 是, an adverb (最, 又), a preposition (在).
+    return canonical(word) if then == "是" or after in ("d", "p") else ""
 
 
 _DEFINITION = re.compile(r"是(?:什么|谁)\s*[?？。!！]?\s*$")
@@ -322,6 +358,7 @@ def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ..
         for t in content_terms(_unglued(folded))
         if t not in ANSWER_KIND_WORDS
         and t not in _DEICTIC
+        and t not in _NOW
         and not ASKING.match(t)
         and not _COUNTED.fullmatch(t)
         and stem(t) not in kind

@@ -234,6 +234,7 @@ EQUIVALENT_WORDS = (
     ("首播", "开播", "播出"),
     ("搬进", "搬入", "迁入", "迁进", "搬到", "迁到", "迁往"),
     ("建成", "建于", "建造", "修建", "兴建", "落成", "竣工", "始建"),
+    ("动工", "开工", "施工", "动土"),
     ("老师", "师从", "师承", "拜师"),
     (*FORMER_NAMES, "从前"),
     ("originally", "formerly", "former", "previously"),
@@ -241,7 +242,7 @@ EQUIVALENT_WORDS = (
 """Words a question and a document use for the same relation (出生 / 生于, born /
 birthplace, a native of): the commonest paraphrases of the relations questions ask most
 (birth, death, place, founding, an event held, a premiere, a marriage, a move, a building,
-a teacher, a former name),
+the start of its works, a teacher, a former name),
 and 我国 for 中国 (news written in China says "our country"). A short list, not a thesaurus:
 a relation it lacks is matched by its own words."""
 
