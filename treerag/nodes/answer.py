@@ -239,27 +239,20 @@ def closest_passages(chunks: list[ChunkRecord], budget_tokens: int) -> list[Evid
     question (`fallback.carries`), and says so (`wording.unjudged_read`). The structured finds
     and the next page are left out: they were read because the hits did not answer.
     """
-    hits = sorted(
-        (c for c in chunks if "score" in c and not c.get("found_by") and not c.get("further")),
-        key=lambda c: c.get("rank", 0),
-    )
-    out: list[EvidenceItem] = []
-    spent = 0
-    for chunk in hits:
-        spent += len(chunk.get("text", "")) // 3
-        if out and spent > budget_tokens:
-            break
-        out.append(
-            EvidenceItem(
-                n=len(out) + 1,
-                chunk_id=chunk["chunk_id"],
-                title=title_of(chunk),
-                source=chunk.get("source", ""),
-                text=chunk.get("text", ""),
-                score=1,  # read as one retrieval reads its hits (`eval.runner.run_naive`)
-            )
+    hits = [
+        # Read as one retrieval reads its hits (`eval.runner.run_naive`): each useful alike.
+        ChunkRecord(
+            chunk_id=c["chunk_id"],
+            rank=c.get("rank", 0),
+            title=c.get("title", ""),
+            source=c.get("source", ""),
+            text=c.get("text", ""),
+            score=1,
         )
-    return out
+        for c in chunks
+        if "score" in c and not c.get("found_by") and not c.get("further")
+    ]
+    return build_evidence(hits, budget_tokens)
 
 
 def _evidence_and_chain(
