@@ -24,6 +24,8 @@
   collections/<name>/        the stores directory of a collection other than the default;
                              the default collection's is the tenant directory itself
 <stores directory>
+  derived.lock               lock file: one process at a time brings the derived stores
+                             up to the chunks (`documents.derived.reconcile`); empty
   keyword_tree/              the keyword tree (its own format: `treerag.keyword_tree.storage`);
                              derived from the chunks, unless imported or edited by hand
   knowledge_graph/
@@ -68,6 +70,7 @@ CHECKPOINTS_FILE = "checkpoints.sqlite"
 JUDGE_CACHE_FILE = "judge_cache.sqlite"
 COLLECTIONS_DIR = "collections"
 
+RECONCILE_LOCK_FILE = "derived.lock"
 KEYWORD_TREE_DIR = "keyword_tree"
 KNOWLEDGE_GRAPH_DIR = "knowledge_graph"
 PASSAGE_GRAPH_FILE = "passages.sqlite"
@@ -163,6 +166,11 @@ def checkpoints_file(tenant: Path) -> Path:
 def judge_cache_file(tenant: Path) -> Path:
     """The judge's verdict cache."""
     return tenant / JUDGE_CACHE_FILE
+
+
+def reconcile_lock_file(stores: Path) -> Path:
+    """The lock file held while the derived stores are brought up to the chunks."""
+    return stores / RECONCILE_LOCK_FILE
 
 
 def keyword_tree_dir(stores: Path) -> Path:

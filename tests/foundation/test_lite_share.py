@@ -114,6 +114,39 @@ def test_a_second_process_shares_the_folder_and_takes_it_over(tmp_path: Path) ->
     assert lite_share.serves(folder)
 
 
+@pytest.mark.slow
+def test_a_read_of_several_pages_starts_over_when_the_owner_exits_in_the_middle(
+    tmp_path: Path,
+) -> None:
+    folder = tmp_path / "milvus.db"
+    attempts: list[list[str]] = []
+    with child(_OWNER, folder) as owner:
+        client = milvus_client(str(folder))
+        client.load_collection("t")
+        client.insert("t", [{"id": i, "v": [0.0, 1.0]} for i in "bcd"])
+
+        def read() -> list[str]:
+            got: list[str] = []
+            attempts.append(got)
+            it = client.query_iterator("t", filter="id != ''", output_fields=["id"], batch_size=1)
+            try:
+                while page := it.next():
+                    got += [r["id"] for r in page]
+                    if len(attempts) == 1:  # the owner exits after the first page
+                        owner.stdin.write("quit\n")  # type: ignore[union-attr]
+                        owner.stdin.flush()  # type: ignore[union-attr]
+                        owner.wait(timeout=20)
+            finally:
+                with contextlib.suppress(Exception):
+                    it.close()
+            return got
+
+        # The next page is a call on the gone server's connection: the read starts over.
+        assert sorted(client.again_if_lost(read)) == ["a", "b", "c", "d"]
+    assert len(attempts) == 2 and len(attempts[0]) == 1
+    assert client.switches == 1 and client.endpoint.pid == os.getpid()
+
+
 def test_a_stale_endpoint_file_is_replaced(tmp_path: Path) -> None:
     folder = tmp_path / "milvus.db"
     dead = subprocess.run(

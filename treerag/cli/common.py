@@ -169,6 +169,12 @@ def library_storage_error(exc: Exception) -> str | None:
     if type(exc).__name__ != "MilvusException":
         return None
     why = " ".join(str(getattr(exc, "message", exc)).split())
+    if "Fail connecting to server" in why:
+        # Another process served milvus.db and stopped while this one read through it.
+        return (
+            f"the process serving the chunk store stopped while this one used it ({why}): "
+            "run the command again"
+        )
     return (
         f"the chunk store could not be read ({why}): if milvus.db is damaged or another "
         "Milvus Lite version wrote it, move it aside and run `treerag ingest` again"

@@ -20,14 +20,16 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from treerag.context import Context
-from treerag.data_layout import damaged_sqlite
+from treerag.data_layout import damaged_sqlite, reconcile_lock_file
 from treerag.documents import built_with
 from treerag.documents.manifest import mark_stale, now_iso, read_manifest, update_manifest
+from treerag.keyword_tree.locking import FileLock
 from treerag.text import source_file
 
 log = logging.getLogger(__name__)
@@ -55,7 +57,7 @@ def live_chunks(ctx: Context) -> dict[str, set[str]]:
 
 def reconcile(
     ctx: Context,
-    live: dict[str, set[str]] | None = None,
+    removed: set[str] | frozenset[str] = frozenset(),
     rows: Sequence[dict[str, Any]] = (),
     base_dir: str | None = None,
     renew: bool = True,
@@ -63,9 +65,14 @@ def reconcile(
 ) -> dict[str, Outcome]:
     """Bring both derived stores up to the chunk collection; say what became of each.
 
+    One process at a time (`data_layout.reconcile_lock_file`, an flock the kernel drops when
+    its holder dies): two writers (two `ingest` runs, an upload beside a `docs rm`) would each
+    read the ids, and the one that read first could drop the other's new chunks as gone.
+
     Args:
         ctx: The settings (data dir, collection, stores dir).
-        live: The collection's chunk ids by file, when the caller has just read them.
+        removed: Chunk ids the caller has just deleted from the collection, which may list
+            them until its deletes are seen.
         rows: Chunk rows the caller holds (an ingest's new chunks): not fetched again.
         base_dir: The folder the keyword tree names new files relative to (default: the
             common folder of the files it takes in).
@@ -74,7 +81,34 @@ def reconcile(
             only keeps it in step; `lag` goes on saying it was built by older rules.
         notify: Told, in a sentence, before a store is built again from every chunk.
     """
-    live = live_chunks(ctx) if live is None else live
+    with _reconciling(ctx):
+        # The ids are read under the lock: a view from before another process's write would
+        # drop that write's chunks from the stores as gone.
+        live = {source: kept for source, ids in live_chunks(ctx).items() if (kept := ids - removed)}
+        return _reconcile(ctx, live, rows, base_dir, renew, notify)
+
+
+@contextmanager
+def _reconciling(ctx: Context) -> Iterator[None]:
+    """Hold the stores directory's reconcile lock for the block (waits for another holder)."""
+    ctx.stores_path.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(reconcile_lock_file(ctx.stores_path)))
+    try:
+        with lock.hold():
+            yield
+    finally:
+        lock.close()
+
+
+def _reconcile(
+    ctx: Context,
+    live: dict[str, set[str]],
+    rows: Sequence[dict[str, Any]],
+    base_dir: str | None,
+    renew: bool,
+    notify: Notify,
+) -> dict[str, Outcome]:
+    """`reconcile` under its lock, with the collection's ids by file."""
     _date_unrecorded(ctx, set(live))
     ids = {i for chunk_ids in live.values() for i in chunk_ids}
     fetch = _Rows(ctx, rows)

@@ -187,7 +187,7 @@ def delete_document(ctx: Context, source: str) -> Deletion:
             raise UnknownDocumentError(f"no document {source!r} is ingested")
         store.delete(sorted(ids))
         store.flush()
-        outcome = derived.reconcile(ctx, live, renew=False)
+        outcome = derived.reconcile(ctx, removed=ids, renew=False)
     update_manifest(ctx, lambda d: d["documents"].pop(source, None))
     uploads = uploads_dir(ctx.tenant_path).resolve()
     path = Path(source)

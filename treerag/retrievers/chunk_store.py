@@ -363,34 +363,42 @@ class ChunkStore:
 
     def ids_by_source(self) -> dict[str, set[str]]:
         """Map every stored source to the ids of its chunks."""
-        self.load()
         out: dict[str, set[str]] = {}
-        it = self.client.query_iterator(
-            self.name, filter="", output_fields=["source"], batch_size=2000
-        )
-        try:
-            while batch := it.next():
-                for row in batch:
-                    out.setdefault(row["source"], set()).add(row["id"])
-        finally:
-            it.close()
+        for row in self._every_row("", ["source"]):
+            out.setdefault(row["source"], set()).add(row["id"])
         return out
+
+    def _every_row(self, where: str, fields: list[str]) -> list[dict[str, Any]]:
+        """Every row a filter selects, read page by page (a query iterator).
+
+        An iterator's pages are calls of their own, past the shared client's failover: when
+        the process serving the folder exits in the middle, the whole read is made again on
+        the next server (`SharedLiteClient.again_if_lost`).
+        """
+        self.load()
+
+        def read() -> list[dict[str, Any]]:
+            rows: list[dict[str, Any]] = []
+            it = self.client.query_iterator(
+                self.name, filter=where, output_fields=fields, batch_size=2000
+            )
+            try:
+                while batch := it.next():
+                    rows.extend(batch)
+            finally:
+                it.close()
+            return rows
+
+        again = getattr(self.client, "again_if_lost", None)
+        return again(read) if again is not None else read()
 
     def files_by_hash(self) -> dict[str, set[str]]:
         """Map the text hash of every stored file (meta.file_hash, set by ingest) to its files."""
-        self.load()
         out: dict[str, set[str]] = {}
-        it = self.client.query_iterator(
-            self.name, filter="chunk_index == 0", output_fields=["source", "meta"], batch_size=2000
-        )
-        try:
-            while batch := it.next():
-                for row in batch:
-                    digest = (row.get("meta") or {}).get("file_hash")
-                    if digest:
-                        out.setdefault(digest, set()).add(source_file(row["source"]))
-        finally:
-            it.close()
+        for row in self._every_row("chunk_index == 0", ["source", "meta"]):
+            digest = (row.get("meta") or {}).get("file_hash")
+            if digest:
+                out.setdefault(digest, set()).add(source_file(row["source"]))
         return out
 
     def copies(self) -> dict[str, str]:

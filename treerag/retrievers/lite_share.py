@@ -47,15 +47,17 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+import traceback
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from treerag.data_layout import election_file, endpoint_file, writes_file
 from treerag.retrievers.errors import StoreError
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 LOCK_FILE = "LOCK"
 """Milvus Lite's lock file inside its folder (`milvus_lite.db.LOCK_FILENAME`)."""
@@ -261,7 +263,31 @@ def _serve(folder: str) -> _Served:
         MilvusLite(folder).close()  # raises what kept the server from starting
         raise StoreError(f"cannot open Milvus Lite at {folder!r}: its server did not start")
     port = int(uri.rsplit(":", 1)[1])
+    # Whoever stops it (`_release`, or Milvus Lite's own exit handler), a call arriving then
+    # leaves no traceback behind.
+    threading.excepthook = _quiet_stopped_pool
     return _Served(Endpoint(os.getpid(), port, command_of(os.getpid()), folder))
+
+
+def _quiet_stopped_pool(args: threading.ExceptHookArgs) -> None:
+    """Drop the error grpc's serving thread raises for a call that arrives while it stops.
+
+    `server.stop` shuts the server's thread pool down while its serving thread may still take
+    a call from another process (grpc/_server.py `_handle_unary_unary` submits it to the
+    pool: "cannot schedule new futures after shutdown"). That client fails over to the next
+    server (`SharedLiteClient._lost`); the stopping process has nothing to report.
+    """
+    stack = traceback.extract_tb(args.exc_traceback) if args.exc_traceback else []
+    stopping = args.exc_type is RuntimeError and "cannot schedule new futures" in str(
+        args.exc_value
+    )
+    if stopping and any(f"grpc{os.sep}_server.py" in frame.filename for frame in stack):
+        log.debug("a call reached the Milvus Lite server while it stopped: %s", args.exc_value)
+        return
+    _thread_hook(args)
+
+
+_thread_hook = threading.excepthook
 
 
 def _release(folder: str) -> None:
@@ -429,10 +455,31 @@ class SharedLiteClient:
             self._client, self._endpoint = client, endpoint
             return client
 
+    def again_if_lost(self, read: Callable[[], T]) -> T:
+        """Run a read made of several calls (an iterator's pages); again once if the server went.
+
+        Each call is retried on its own (`__getattr__`), but an iterator's next page is a
+        call on the old server's connection: the whole read starts over on the new one.
+        """
+        self.connect()
+        endpoint = self._endpoint
+        try:
+            return read()
+        except Exception:
+            if not self._lost(endpoint):
+                raise
+            log.info("Milvus Lite server %s is gone during a read: electing a new one", endpoint)
+            self.connect(stale=endpoint)
+            return read()
+
     def _lost(self, endpoint: Endpoint | None) -> bool:
         """Whether the server of `endpoint` (not this process's own) is gone."""
         if endpoint is None or endpoint.pid == os.getpid():
             return False
+        # The owner stops its server under the election lock (`_release`): a call that failed
+        # while it was stopping waits for it to finish, and finds the endpoint gone.
+        with contextlib.suppress(StoreError), _election(self.folder, timeout=10):
+            pass
         return not endpoint_alive(endpoint, self.folder)
 
     def _track(self, name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
