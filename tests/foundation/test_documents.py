@@ -310,3 +310,30 @@ def test_each_collection_records_the_rules_its_own_stores_were_built_by(library,
     update_manifest(ctx, lambda d: d["built_with"].update({"other": {"knowledge_graph": "0ld"}}))
     assert built_with.outdated(ctx) == set()  # this collection's stores are today's
     assert built_with.outdated(other) == {"keyword_tree", "knowledge_graph"}
+
+
+def test_a_reconcile_waits_for_another_process_s_and_reads_the_ids_after_it(library):
+    import threading
+
+    from treerag.data_layout import reconcile_lock_file
+    from treerag.documents import derived
+    from treerag.keyword_tree.locking import FileLock
+
+    root, ctx = library
+    store = ChunkStore(ctx, get_embeddings(ctx))
+    cats = _src(root, "cats.txt")
+    other = FileLock(str(reconcile_lock_file(ctx.stores_path)))  # another open file: as a process
+    outcome: dict[str, str] = {}
+    with other.hold():
+        worker = threading.Thread(target=lambda: outcome.update(derived.reconcile(ctx)))
+        worker.start()
+        # While the other holds the stores, a write lands behind this reconcile's back.
+        store.delete(_ids_by_file(ctx)[cats])
+        store.flush()
+        worker.join(timeout=1.0)
+        assert worker.is_alive()  # it waits: it has read nothing yet
+    worker.join(timeout=120)
+    other.close()
+    assert outcome == {"keyword_tree": "updated", "knowledge_graph": "updated"}
+    # It read the ids after the write: the deleted file's chunks are gone from the stores.
+    assert cats not in _tree_sources(ctx)[0]
