@@ -22,7 +22,8 @@ from treerag.text import HAN, HAN_CHAR
 
 _ASKS_NAME = re.compile(
     rf"([{HAN}]+?)的?(?:名字|名称)?(?:叫做?|名叫|称为|称作)什么(?:名字)?"
-    rf"|([{HAN}]+?)的?(?:名字|名称)(?:是什么|为何)"
+    rf"|([{HAN}]+?)的?(?:名字|名称|写法)(?:是什么|为何)"
+    rf"|([{HAN}]+?)(?:曾经|曾)?(?:使用|用)过?什么(?:名字|名称)"
 )
 """A canonical Chinese question asking what something is called, the noun before it."""
 _OPENING = {"（": "）", "(": ")", "“": "”", "「": "」", '"': '"', "《": "》"}
@@ -52,7 +53,7 @@ def named_noun(folded: str) -> tuple[str, str]:
     if former:
         # "石渠村原名叫什么" (which jieba reads 村原 / 名叫): the former name is asked whole.
         return "", former
-    words = content_terms(found.group(1) or found.group(2))
+    words = content_terms(found.group(1) or found.group(2) or found.group(3))
     if not words or not HAN_CHAR.match(words[-1]):
         return "", ""
     before = words[-2] if len(words) > 1 and words[-2][0] not in _DEMONSTRATIVE else ""
@@ -152,5 +153,7 @@ def former_named(folded: str, relation: tuple[str, ...]) -> tuple[str, ...]:
     return (*(t for t in relation if not _FORMER_ASKED.search(t)), former)
 
 
-_FORMER_ASKED = re.compile(rf"^(?:{PAST.pattern}|名称|名字|叫做?|称为|称作|被叫做?|被称为)$")
+_FORMER_ASKED = re.compile(
+    rf"^(?:{PAST.pattern}|名称|名字|写法|叫做?|称为|称作|被叫做?|被称为|曾经|使用|用过)$"
+)
 """The words a question asks a former name with, which no text need repeat."""

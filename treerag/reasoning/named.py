@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from treerag.knowledge_graph.passage_graph import MIN_CJK_CHARS, MIN_LATIN_CHARS, QUESTION_STEP
-from treerag.text import canonical, has_han, own_title, query_key
+from treerag.text import HAN, canonical, has_han, own_title, query_key
 
 MIN_NAME_CHARS = {"cjk": MIN_CJK_CHARS, "latin": MIN_LATIN_CHARS}
 """A title shorter than this (canonical characters) is not taken as named: "Io", "三"."""
@@ -30,6 +30,9 @@ PATHS_KIND = "paths"
 _DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 _KIND_FIRST = re.compile(r"^(?:River|Lake|Mount|Loch)\s+(?=[A-Z])")
 """A place's kind before its name, as English writes some: "River Teal", "Lake Orla"."""
+_KIND_LAST = re.compile(rf"(?<=[{HAN}]{{3}})(?:铁路|公路|股份有限公司|有限公司|公司|集团)$")
+"""A Chinese name's kind word after it, which a question may leave out: 宜兰线 names the
+宜兰线铁路 (canonical form; at least three characters of name before it)."""
 _ARTICLE = re.compile(r"^(?:The|A|An)\s+(?=[A-Z])")
 """An article a title opens with ("The Marrow Lark"), which a question may leave out."""
 
@@ -62,7 +65,8 @@ def title_keys(title: str) -> tuple[str, ...]:
 
     A place titled with its kind before its name ("River Teal", "Mount Keld") is also named
     by its name alone: "the Teal" is the River Teal; a title opening with an article ("The
-    Marrow Lark") without it: "Marrow Lark".
+    Marrow Lark") without it: "Marrow Lark"; a Chinese title ending with its kind
+    (`_KIND_LAST`: 宜蘭線鐵路) by its name before the kind (宜兰线).
     """
     bare = _DISAMBIGUATOR.sub("", title)
     keys = [
@@ -70,6 +74,7 @@ def title_keys(title: str) -> tuple[str, ...]:
         canonical(bare),
         canonical(_KIND_FIRST.sub("", bare)),
         canonical(_ARTICLE.sub("", bare)),
+        _KIND_LAST.sub("", canonical(bare)),
     ]
     return tuple(k for k in dict.fromkeys(keys) if k)
 

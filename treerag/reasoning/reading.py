@@ -61,6 +61,10 @@ it (中国, 全国) or points the same way, so they are no relation term it must
 _NOW = frozenset("现在 目前 如今 当前 现今 现时".split())
 """Words for the time of asking ("台糖的总部现在位在哪里"): a document says its present in its
 own word (目前总部位于…) or in none, so they are no relation term it must hold."""
+_PHASE = frozenset("开始 正式 陆续".split())
+"""Words that say a verb's phase, not its deed ("开始施工", "正式通车"): where the verb follows
+at once, a document says the deed with or without them ("1917年11月…动工兴建"), so they are
+no relation term it must hold; alone ("春运什么时候开始") the phase is the deed."""
 _FRAME_LOCATIVE = re.compile(r"([》」”])\s*([中里内上])")
 """A locative closing a quoted title's frame ("在《相逢时节》中演的谁"): jieba glues it to the
 verb after it (中演), which no sentence holds ("…中，梁冠华饰演张立新")."""
@@ -224,6 +228,7 @@ def read_question(question: str) -> QuestionReading:
         # "俄罗斯瓦格纳是什么" asks what the thing is: the place before its name says which
         # one, it is no relation a definition must repeat.
         relation = tuple(t for t in relation if not _place_word(t))
+    relation = _without_appositions(folded, found, relation)
     relation = former_named(folded, relation)
     kind = slot(question)
     if kind == "thing" and _done_to(cased, start):
@@ -248,6 +253,32 @@ def read_question(question: str) -> QuestionReading:
         kind_words=kind_words,
         topic="" if found else _topic(folded),
     )
+
+
+_APPOSITION = re.compile(
+    r"^(?:这|那|此|该)[个条座所家位项间部本只艘](\w+?)(?:是|在|于|的|为|有|曾|又|最|被|所|,|$)"
+)
+"""A kind noun a name is restated by ("雾溪线这条铁路是在…", "林秋月这位画家"): right
+after the name, with a demonstrative and its measure word before it."""
+
+
+def _without_appositions(
+    folded: str, names: tuple[str, ...], relation: tuple[str, ...]
+) -> tuple[str, ...]:
+    """The relation without the kind noun a name is restated by (`_APPOSITION`).
+
+    "雾溪线这条铁路" is the 雾溪线: 铁路 says what it is, no relation a sentence must hold
+    ("该线于1917年11月正式动工" answers when it was begun).
+    """
+    kinds: set[str] = set()
+    for name in names:
+        at = folded.find(name)
+        if at < 0:
+            continue
+        found = _APPOSITION.match(folded[at + len(name) :])
+        if found:
+            kinds.update(content_terms(found.group(1)))
+    return tuple(t for t in relation if t not in kinds) if kinds else relation
 
 
 def _topic(folded: str) -> str:
@@ -351,7 +382,7 @@ def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ..
     points at the asker's country (我国) names nothing the document must repeat.
     """
     kind = {stem(w) for w in (head, modifier) if w}
-    return tuple(
+    terms = tuple(
         _COUNTED_NOUN.sub("", _LOCATIVE_END.sub("", t))
         if _counts(folded, t)
         else _LOCATIVE_END.sub("", t)
@@ -363,6 +394,12 @@ def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ..
         and not _COUNTED.fullmatch(t)
         and stem(t) not in kind
     )
+    return tuple(t for t in terms if not _phase_of(t, terms, folded))
+
+
+def _phase_of(term: str, terms: tuple[str, ...], folded: str) -> bool:
+    """Whether a term is a phase word (`_PHASE`) right before another of the question's terms."""
+    return term in _PHASE and any(f"{term}{t}" in folded for t in terms if t != term)
 
 
 _MEASURE = "首个名位家座条只件本部艘间张台辆架所项次场届"
@@ -375,8 +412,9 @@ def _counts(folded: str, term: str) -> bool:
     return bool(re.search(rf"(?:多少|几){re.escape(term)}", folded)) and len(term) > 1
 
 
-_COUNTED = re.compile(r"[一两二三四五六七八九十几]+[个家座所位条只件本部艘间名]")
-"""A count and its measure word ("曾有一家纺织厂"): it says how many, no relation."""
+_COUNTED = re.compile(r"(?:[一两二三四五六七八九十几]+|[那这该此])[个家座所位条只件本部艘间名项]")
+"""A count and its measure word ("曾有一家纺织厂"): it says how many, no relation; a
+demonstrative and its measure word ("那座湖泊") points, it relates nothing either."""
 _LOCATIVE_END = re.compile(r"(?<=[镇村县市城乡区港湾岛湖江河山])[上里内中]$")
 """A locative jieba glues to a place's last word ("镇上" of "芦汀镇上"): the place is the term."""
 
@@ -496,6 +534,8 @@ def _head(folded: str, cased: str) -> str:
         return ""
     if not zh.group(1) and _verb_at(folded, zh.start(2)):
         return ""  # "在哪举办": where it is held, no kind of thing (举 is no noun)
+    if folded.startswith(("大学", "中学", "小学"), zh.start(2)):
+        return "学"  # "哪一所大学": a school, named …大学 (淡大 is a short name, no kind)
     return zh.group(2)
 
 

@@ -6,9 +6,10 @@
   opened).
 - **Each relation term counts one**; a Chinese term is credited with the share of it that
   the text holds as one run of characters (segmentation-free: 出生 in 出生于; half of 动工 in
-  动身; only half of 出生 from 出身 and 学生 apart), whole by one of its other words
-  (`EQUIVALENT_WORDS`: 生于 for 出生), a rate (增长率) by its verb and a percentage, and a
-  journey by a short name (访华) by its verb and the name in full (访问中国).
+  动身; only half of 出生 from 出身 and 学生 apart; 起点 holds two thirds of 起跑点), whole
+  by one of its other words (`EQUIVALENT_WORDS`: 生于 for 出生), a rate (增长率) by its verb
+  and a percentage, and a journey by a short name (访华) by its verb and the name in full
+  (访问中国).
 - **An ordinal the question gives** (第31任, the first) must be in the text.
 """
 
@@ -313,7 +314,15 @@ def with_equivalents(stems: set[str]) -> set[str]:
 
 
 def _longest_part(term: str, text: str) -> int:
-    """The length of the longest run of a term's characters that the text holds, in order."""
+    """The length of the longest run of a term's characters that the text holds, in order.
+
+    A word of three characters or more is also held short of one inner character, as Chinese
+    shortens a word by its outer morphemes (起点 for 起跑点, 终站 for 终点站): it is held but
+    for that character.
+    """
+    if len(term) >= 3 and term not in text:
+        if any(term[:i] + term[i + 1 :] in text for i in range(1, len(term) - 1)):
+            return len(term) - 1
     for size in range(len(term), 0, -1):
         if any(term[i : i + size] in text for i in range(len(term) - size + 1)):
             return size

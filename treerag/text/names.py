@@ -84,13 +84,25 @@ def _zh_names(run: str) -> tuple[str, ...]:
     return tuple(out)
 
 
+_FEATURE_ENDS = "溪河江湖潭峰岛島"
+"""The last character of a river's, a lake's, a peak's or an island's name."""
+
+
+def _feature(group: list[tuple[str, str]]) -> bool:
+    """Whether one noun of three characters or more names a river, lake, peak or island.
+
+    jieba's dictionary tags some such names common nouns (浊水溪 n); its kind ends the name.
+    """
+    return len(group) == 1 and len(group[0][0]) >= 3 and group[0][0][-1] in _FEATURE_ENDS
+
+
 def _flush_name(group: list[tuple[str, str]], out: list[str]) -> None:
     """Add the name a run of nouns makes, if it makes one (`_zh_names`)."""
     # A person's name starts at the name: "工程师佩林" (engineer Perrin), "师从沈疑微".
     first_person = next((i for i, (_, f) in enumerate(group) if f == "nr"), 0)
     group = group[first_person:]
     word = "".join(w for w, _ in group)
-    proper = any(f in NAME_FLAGS for _, f in group) or len(group) >= 2
+    proper = any(f in NAME_FLAGS for _, f in group) or len(group) >= 2 or _feature(group)
     if len(word) >= 2 and proper and not is_zh_stop(word):
         out.append(word)
 
