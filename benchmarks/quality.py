@@ -31,7 +31,9 @@ README.md): one to three hops, pronouns, distractors, three scripts; `first_ques
 second one of the same kind, `first_questions_3` to `_9` seven more,
 written after the rules they measure (their READMEs say what was fitted on them since).
 `encyclopedia_zh_t` is a held-out reading set of another kind: Traditional-Chinese
-encyclopedia articles and DRCD-style questions (mostly one hop, a few two-hop).
+encyclopedia articles and DRCD-style questions (mostly one hop, a few two-hop);
+`encyclopedia_zh_t_paragraphs` the same articles cut into paragraphs, each a passage titled
+by its article, as DRCD gives Wikipedia (recall of the answering paragraph).
 
 Reported per mode: recall@2, @5 and @10 of the gold passages in the ranked evidence, capped
 (|gold ∩ top-k| / min(k, |gold|): rgb_zh_300 has ~8 gold passages a question, see its
@@ -101,6 +103,12 @@ SETS = {
     # Encyclopedia articles in Traditional Chinese read as DRCD reads Wikipedia: wordy
     # paraphrased questions, short spans (benchmarks/encyclopedia_zh_t/README.md).
     "encyclopedia_zh_t": ("questions.jsonl", "docs", "files"),
+    # A second held-out set of that kind: 20 articles in five groups of four alike (railways,
+    # rivers, schools, temples, people), 60 questions (benchmarks/encyclopedia_zh_t_2/README.md).
+    "encyclopedia_zh_t_2": ("questions.jsonl", "docs", "files"),
+    # The same articles cut into their paragraphs, each a passage titled by its article, as
+    # DRCD gives Wikipedia (`paragraph_copy`): recall is of the paragraph that answers.
+    "encyclopedia_zh_t_paragraphs": ("questions.jsonl", "corpus.jsonl", "generic"),
 }
 FILES_SETS = Path(__file__).resolve().parent
 BENCH_DATA = Path(tempfile.gettempdir()) / "treerag-bench"
@@ -249,6 +257,45 @@ def pooled_copy(data_dir: Path, limit: int | None, traditional: bool) -> Path:
     return folder
 
 
+def paragraph_copy(source: Path, folder: Path) -> Path:
+    """A files set's articles as paragraphs in the generic format (DRCD's shape).
+
+    Each paragraph after an article's title line is a passage titled by the article; a
+    question's gold passages are its gold articles' paragraphs that hold an answer and, of a
+    two-hop question's other article, the paragraphs that name the answering one.
+    """
+    from treerag.text import fold
+
+    folder.mkdir(parents=True, exist_ok=True)
+    passages: dict[str, list[tuple[str, str]]] = {}
+    for doc in sorted((source / "docs").glob("*.txt")):
+        lines = [line.strip() for line in doc.read_text("utf-8").splitlines()[1:]]
+        paragraphs = [line for line in lines if line]
+        passages[doc.stem] = [(f"{doc.stem}-{n}", text) for n, text in enumerate(paragraphs, 1)]
+    corpus = [
+        {"id": pid, "title": title, "text": text}
+        for title, paras in passages.items()
+        for pid, text in paras
+    ]
+    questions = []
+    for line in (source / "questions.jsonl").read_text("utf-8").splitlines():
+        record = json.loads(line)
+        answers = [fold(a) for a in record["answers"]]
+        holding = {
+            title: [pid for pid, text in passages[title] if any(a in fold(text) for a in answers)]
+            for title in record["gold_ids"]
+        }
+        gold = [pid for ids in holding.values() for pid in ids]
+        for title in (t for t, ids in holding.items() if not ids):
+            others = [fold(t)[:2] for t, ids in holding.items() if ids]
+            gold += [pid for pid, text in passages[title] if any(o in fold(text) for o in others)]
+        questions.append({**record, "gold_ids": gold})
+    for name, records in (("questions.jsonl", questions), ("corpus.jsonl", corpus)):
+        text = "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n"
+        (folder / name).write_text(text, "utf-8")
+    return folder
+
+
 def open_files_set(folder: Path, data_dir: Path) -> tuple[Dataset, Store]:
     """A set of documents ingested as a user ingests a folder, one collection of its own."""
     from treerag.eval.datasets import _generic_questions
@@ -272,6 +319,8 @@ def open_set(name: str, data_dir: Path, limit: int | None = None) -> tuple[Datas
         return open_files_set(FILES_SETS / name, data_dir)
     if name in ("rgb_zh_300_s", "rgb_zh_300_t"):
         folder = pooled_copy(data_dir, limit, traditional=name.endswith("_t"))
+    elif name == "encyclopedia_zh_t_paragraphs":
+        folder = paragraph_copy(FILES_SETS / "encyclopedia_zh_t", data_dir / name)
     else:
         folder = DATASETS / name
     dataset = load_dataset(folder / questions_file, folder / corpus_file, fmt)  # type: ignore[arg-type]
