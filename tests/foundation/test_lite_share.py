@@ -283,3 +283,24 @@ def test_a_new_server_on_a_port_an_old_one_left_is_reached_at_once(tmp_path: Pat
         old.close()
         server.stop(grace=0)
         db.close()
+
+
+def _thread_error(message: str, filename: str) -> threading.ExceptHookArgs:
+    code = compile(f"raise RuntimeError({message!r})", filename, "exec")
+    try:
+        exec(code)
+    except RuntimeError as exc:
+        return threading.ExceptHookArgs((RuntimeError, exc, exc.__traceback__, None))
+    raise AssertionError("unreachable")
+
+
+def test_only_a_call_reaching_a_stopping_server_is_kept_off_stderr(monkeypatch) -> None:
+    seen: list[str] = []
+    monkeypatch.setattr(lite_share, "_thread_hook", lambda args: seen.append(str(args.exc_value)))
+    grpc_file = os.path.join("site-packages", "grpc", "_server.py")
+    stopping = "cannot schedule new futures after shutdown"
+    lite_share._quiet_stopped_pool(_thread_error(stopping, grpc_file))
+    assert seen == []  # grpc's serving thread, as the server stops: nothing to report
+    lite_share._quiet_stopped_pool(_thread_error("disk full", grpc_file))
+    lite_share._quiet_stopped_pool(_thread_error(stopping, "my_worker.py"))
+    assert seen == ["disk full", stopping]  # any other error, or from elsewhere, is shown

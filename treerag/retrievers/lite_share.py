@@ -265,7 +265,7 @@ def _serve(folder: str) -> _Served:
     port = int(uri.rsplit(":", 1)[1])
     # Whoever stops it (`_release`, or Milvus Lite's own exit handler), a call arriving then
     # leaves no traceback behind.
-    threading.excepthook = _quiet_stopped_pool
+    _install_quiet_hook()
     return _Served(Endpoint(os.getpid(), port, command_of(os.getpid()), folder))
 
 
@@ -288,6 +288,14 @@ def _quiet_stopped_pool(args: threading.ExceptHookArgs) -> None:
 
 
 _thread_hook = threading.excepthook
+
+
+def _install_quiet_hook() -> None:
+    """Put `_quiet_stopped_pool` before whatever thread hook is set now (once)."""
+    global _thread_hook
+    if threading.excepthook is not _quiet_stopped_pool:
+        _thread_hook = threading.excepthook
+        threading.excepthook = _quiet_stopped_pool
 
 
 def _release(folder: str) -> None:
