@@ -45,7 +45,7 @@ def test_two_first_ingests_race_and_both_land(tmp_path):
     outs = [p.communicate(timeout=600) for p in procs]
     for proc, (_out, err) in zip(procs, outs, strict=True):
         assert proc.returncode == 0, err[-2000:]
-        assert "Traceback" not in err
+        assert "Traceback" not in err, err[-3000:]
     ctx = Context(data_dir=str(data))
     stored = {
         i for ids in ChunkStore(ctx, get_embeddings(ctx)).ids_by_source().values() for i in ids
