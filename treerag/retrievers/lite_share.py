@@ -464,10 +464,11 @@ class SharedLiteClient:
             return client
 
     def again_if_lost(self, read: Callable[[], T]) -> T:
-        """Run a read made of several calls (an iterator's pages); again once if the server went.
+        """Run `read` (one call, or several: an iterator's pages); again once if the server went.
 
-        Each call is retried on its own (`__getattr__`), but an iterator's next page is a
-        call on the old server's connection: the whole read starts over on the new one.
+        Every call made through this client goes through it (`__getattr__`); a read of several
+        calls is passed whole, as an iterator's next page is a call on the old server's
+        connection: the whole read starts over on the new one.
         """
         self.connect()
         endpoint = self._endpoint
@@ -476,7 +477,7 @@ class SharedLiteClient:
         except Exception:
             if not self._lost(endpoint):
                 raise
-            log.info("Milvus Lite server %s is gone during a read: electing a new one", endpoint)
+            log.info("Milvus Lite server %s is gone: electing a new one", endpoint)
             self.connect(stale=endpoint)
             return read()
 
@@ -508,15 +509,7 @@ class SharedLiteClient:
         def call(*args: Any, **kwargs: Any) -> Any:
             turn = contextlib.nullcontext() if is_read(name) else write_turn(self.folder)
             with turn:
-                client = self.connect()
-                endpoint = self._endpoint
-                try:
-                    result = getattr(client, name)(*args, **kwargs)
-                except Exception:
-                    if not self._lost(endpoint):
-                        raise
-                    log.info("Milvus Lite server %s is gone: electing a new one", endpoint)
-                    result = getattr(self.connect(stale=endpoint), name)(*args, **kwargs)
+                result = self.again_if_lost(lambda: getattr(self.connect(), name)(*args, **kwargs))
             self._track(name, args, kwargs)
             return result
 
