@@ -56,7 +56,7 @@ from treerag.reasoning.relation_held import (
     relation_share,
 )
 from treerag.reasoning.span_bound import bounded
-from treerag.text import HAN_CHAR, READING, canonical, fold_cased, proper_names
+from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
 from treerag.text.figures import DATING_YEAR
 
 _OWN_COUNTRY = (*equivalents("中国"), "国内")
@@ -164,6 +164,21 @@ def answerings(question: str, title: str, text: str) -> Iterator[Answering]:
                 # film, not "14.75亿元" of "首日票房达到…"); a common word only failing that.
                 common.append(found)
     yield from common
+
+
+def _describes(folded: str) -> bool:
+    """Whether a Chinese question describes what a chain's bridge names (`_DESCRIBING`).
+
+    "霧溪主流全長是多少" describes nothing: a tributary's document naming 霧溪主流 ("匯入霧溪
+    主流") and its own length is no chain to 霧溪's length. A question in another language is
+    read as describing (its relative clauses are not told here).
+    """
+    return not HAN_CHAR.search(folded) or _DESCRIBING.search(folded) is not None
+
+
+_DESCRIBING = re.compile(rf"[的之](?=[{HAN}])|有[一两几]?[个家座所位条间部本艘只件项]")
+"""How a Chinese question describes what a chain's bridge names: a clause before 的 ("…創辦的
+樂團"), or a thing it says there is ("蘆汀鎮上曾有一家紡織廠，它…")."""
 
 
 def _named(found: Answering) -> bool:
@@ -394,7 +409,10 @@ def _answers(
         if labelled(sentence, reading.folded)
         else ""
     )
+    describes = _describes(reading.folded)
     for bridge in (b for b in view.naming if b != sentence):
+        if not (describes or across or bridge in (before, heading)):
+            continue  # a question that describes nothing has no bridge to describe
         said = f"{fold(bridge)} {folded}"
         joint = relation_share(reading, said)
         if joint >= needed and (joint > share or bridge in (before, heading) or across):

@@ -15,10 +15,12 @@ from treerag.reasoning.called import PROFESSION, STUDIED_UNDER, TEACHER
 from treerag.reasoning.chunk_reading import about_a_relative
 from treerag.reasoning.question_clauses import (
     DEMONSTRATIVE,
+    FEATURE_KINDS,
     NAMED_BY_KIND,
     StemSet,
     asked_relative,
     described_noun,
+    feature_of_kind,
     roles_described_further,
     term_spans,
 )
@@ -65,7 +67,15 @@ def type_word(question: str, covered: set[str], text: str = "") -> str:
         # chunk says a noun as a word, in a name of its kind (石渠村 says 村) or, for an
         # agent noun, by its verb (创办 says 创办人).
         folded = fold(text)
-        said = [n for n in nouns if _says(fold(n), covered) or (text and fold(n) in folded)]
+        featured = _features_named(text)
+        said = [
+            n
+            for n in nouns
+            if _says(fold(n), covered)
+            or (text and fold(n) in folded)
+            # "…描繪的河流" over "描繪霧溪下游…": a river's name says 河流
+            or any(feature_of_kind(name, fold(n)) for name in featured)
+        ]
         if said or nouns:
             return (said[-1] if said else nouns[0]).lower()
     head = _head(question)
@@ -171,16 +181,24 @@ def bridge(
             *typed,
             *(n for n in fresh if not any(fold(n) in fold(t) or fold(t) in fold(n) for t in typed)),
         ]
+        # "他出生于鹤汀渡西街…，母亲吴氏则出生于栖州": a name in a clause about a relative is
+        # the relative's link, not the subject's.
+        fresh = [n for n in fresh if not _in_a_relative_clause(n, sentence, question)]
+        typed = tuple(n for n in typed if n in fresh)
         if not fresh:
             continue
+        # "…描繪霧溪下游渡船景象的油畫" for "…油畫所描繪的河流": 霧溪 is a river by its name.
+        typed = (*typed, *(n for n in fresh if n not in typed and feature_of_kind(n, kind)))
         low = fold(sentence)
         kind_at = _word_at(low, kind) if kind else -1
+        if kind_at < 0 and len(typed) > 0 and FEATURE_KINDS.get(kind):
+            kind_at = low.find(fold(typed[-1]))
         if kind_at < 0 and (verb := agent_verb(kind)):
             kind_at = low.find(verb)  # 创办 for 创办人: an agent by its verb
         if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
-        named_at = [(low.find(n), len(n)) for n in others if n in low]
+        named_at = [(at, len(n)) for n in others if (at := _name_at(low, n)) >= 0]
         lead_at = _word_at(low, lead) if lead else -1
         anchors = (
             [(kind_at, len(kind))]
@@ -557,6 +575,35 @@ def _apart(low: str, name: tuple[int, int], anchor: tuple[int, int]) -> int:
     """Characters between a name and an anchor (0 when they overlap)."""
     (a, b), (c, d) = name, (anchor[0], anchor[0] + anchor[1])
     return c - b if b <= c else a - d if d <= a else 0
+
+
+def _in_a_relative_clause(name: str, sentence: str, question: str) -> bool:
+    """Whether the first clause of a sentence naming `name` is about the subject's relative."""
+    clauses = re.split(r"[，,；;]", sentence)
+    clause = next((c for c in clauses if name in c), "")
+    return len(clauses) > 1 and bool(clause) and about_a_relative(clause, fold(question))
+
+
+def _features_named(text: str) -> tuple[str, ...]:
+    """The names of natural features a Chinese text gives (those `FEATURE_KINDS` end in)."""
+    if not text or not HAN_CHAR.search(text):
+        return ()
+    ends = "".join(FEATURE_KINDS.values())
+    return tuple(n for n in proper_names(text, READING) if fold(n)[-1:] in ends)
+
+
+def _name_at(low: str, name: str) -> int:
+    """Where a folded sentence says one of the question's names, -1 where it does not.
+
+    A Chinese name read off the question as a run of nouns may stand in the sentence with
+    的 between its words: "浊干线水源" is said as "浊干线的水源".
+    """
+    at = low.find(name)
+    if at >= 0 or not HAN_CHAR.search(name) or "的" not in low:
+        return at
+    kept = [i for i, c in enumerate(low) if c != "的"]
+    at = "".join(low[i] for i in kept).find(name)
+    return kept[at] if at >= 0 else -1
 
 
 def _other_names(question_names: list[str], about: str) -> list[str]:

@@ -159,11 +159,13 @@ _RELATIVE_LEAD = re.compile(
     r"|daughter|cousin|uncle|aunt|nephew|niece|friend|partner|teacher|student|pupil|apprentice"
     r"|successor|predecessor|colleague|rival|assistant)s?\b"
     r"|^[^。！？]{0,12}?(?:[他她]的|其)(?P<zh>父亲|母亲|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|儿子|女儿"
-    r"|[表堂][兄弟姐妹]|老师|学生|徒弟|[父母妻夫兄弟姐妹子女])",
+    r"|[表堂][兄弟姐妹]|老师|学生|徒弟|[父母妻夫兄弟姐妹子女])"
+    r"|^\W*(?P<kin>父亲|母亲|妻子|丈夫|哥哥|姐姐|弟弟|妹妹|儿子|女儿)",
     re.IGNORECASE,
 )
 """A sentence about a relative or an associate of its document's subject: "Her younger
-sister, Ada, was born in Brackwater", "她的妹妹…则出生在汐港", "其弟…生于1835年"."""
+sister, Ada, was born in Brackwater", "她的妹妹…则出生在汐港", "其弟…生于1835年", or a
+clause opening with a relative after one about the subject ("…，母亲吴氏则出生于栖州")."""
 
 
 def about_a_relative(sentence: str, folded_question: str) -> bool:
@@ -175,7 +177,7 @@ def about_a_relative(sentence: str, folded_question: str) -> bool:
     found = _RELATIVE_LEAD.search(fold_cased(to_simplified(sentence)))
     if found is None:
         return False
-    noun = (found.group("en") or found.group("zh")).lower()
+    noun = (found.group("en") or found.group("zh") or found.group("kin")).lower()
     return noun not in to_simplified(folded_question)
 
 

@@ -24,11 +24,13 @@ import re
 from treerag.reasoning.called import ATTRIBUTE
 from treerag.reasoning.question_clauses import (
     ASKING,
+    FEATURE_KINDS,
     LOCATIVE_ONLY,
     NAMED_BY_KIND,
     StemSet,
     asked_relative,
     described_noun,
+    feature_of_kind,
     roles_described_further,
     term_spans,
 )
@@ -439,11 +441,13 @@ def _cut_off(clause: str, start: int) -> bool:
     return first is not None and first[1].startswith("nr") and len(first[0]) == 1
 
 
-def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
+def _titled_span(clause: str, title: str, covered: StemSet | None = None) -> tuple[int, int] | None:
     """The description a Chinese clause builds on a name: "布伦尼克出生的城市" (name … 的 noun).
 
     The chunk names the entity; the noun the description ends in is the bridge it names, so
-    the bridge entity takes the place of the whole description.
+    the bridge entity takes the place of the whole description. A description built on the
+    noun described goes on to the next noun where the chunk says the words between
+    (`covered`): "林秋月1929年入選臺展的那幅油畫所描繪的河流" over "以描繪霧溪…的油畫…入選".
     """
     if not title or not HAN_CHAR.search(title):
         return None
@@ -455,7 +459,29 @@ def _titled_span(clause: str, title: str) -> tuple[int, int] | None:
     if de is None:
         return None
     end = described_noun(clause, after + de.end())
-    return (at, end) if end > after + de.end() else None
+    if end <= after + de.end():
+        return None
+    # "林秋月1929年入選臺展的那幅油畫所描繪的河流": a description built on the noun described
+    # ends at the last noun described.
+    while covered is not None and (
+        further := re.match(r"[^，,。？?！!的]{1,12}?(?=[的之])", clause[end:])
+    ):
+        last = described_noun(clause, end + further.end())
+        words = [t for t, _, _ in term_spans(further.group())]
+        if last <= end + further.end() or not words or not all(t in covered for t in words):
+            break
+        end = last
+    # "1931年替霧溪慈雲宮繪製…的那位女畫家": a date or a preposition before the name is of
+    # the description too.
+    lead = _LEAD_IN.fullmatch(clause[:at])
+    return (0 if lead else at, end)
+
+
+_LEAD_IN = re.compile(
+    r"\s*(?:(?:\d{1,4}|[一二三四五六七八九十〇零]+)[年月日]){0,3}[替为為在于於与與和跟同向对對]?"
+)
+"""What a Chinese description may open with before the name it is built on: a date, a
+preposition ("1931年替霧溪慈雲宮…", "與林秋雁合著…")."""
 
 
 def _of_the_kind(entity: str, description: str) -> bool:
@@ -464,7 +490,12 @@ def _of_the_kind(entity: str, description: str) -> bool:
     A place's or a body's noun (岛, 镇, 学院) is the last character of a place's or a body's
     name (鹭屿 for 岛); a person's name ends in none. Any other noun says nothing of the kind.
     """
-    last = description.rstrip()[-1:]
+    described = description.rstrip()
+    for kind in FEATURE_KINDS:
+        if fold(described).endswith(kind):
+            # A river (…的河流) is named by a river's ending (霧溪), not by any name.
+            return feature_of_kind(entity, kind)
+    last = described[-1:]
     return not (
         last in NAMED_BY_KIND and HAN_CHAR.match(entity) and entity[-1] not in NAMED_BY_KIND
     )
@@ -524,7 +555,7 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
     if not text and len(clauses) > 1:
         # "佩林·奥斯克求学时的老师，出生在哪里？": a first clause that is all description of the
         # bridge is the subject of the rest; the bridge entity takes its place.
-        span = _titled_span(clauses[0][0], title)
+        span = _titled_span(clauses[0][0], title, covered)
         rest = "，".join(c for c, _ in clauses[1:])
         if span is not None and not _of_the_kind(entity, clauses[0][0][: span[1]]):
             # "岚湾交响乐团首席指挥出生的那座岛上": the conductor the chunk names is no island;
@@ -554,7 +585,7 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         if max(open_counts) == 0 and not zh_asks:
             return ""
         clause, spans = clauses[open_counts.index(max(open_counts))]
-        span = _covered_span(clause, spans, covered) or _titled_span(clause, title)
+        span = _covered_span(clause, spans, covered) or _titled_span(clause, title, covered)
         if span is None:
             ref = _REFERENCE.search(clause)
             # "that guild" stands for a guild the chunk names; "that built" is a relative

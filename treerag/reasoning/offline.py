@@ -58,6 +58,7 @@ from treerag.reasoning.followup_question import followup as build_followup
 from treerag.reasoning.judge_cache import rules_version
 from treerag.reasoning.marks import MarkNumbers
 from treerag.reasoning.named import names_in, names_title
+from treerag.reasoning.question_clauses import NAMED_BY_KIND
 from treerag.reasoning.questions import is_new
 from treerag.reasoning.reading import codes, fold, read_question
 from treerag.reasoning.relation_held import present, relation_share, text_stems, with_equivalents
@@ -123,7 +124,7 @@ def _followup(question: str, f: Features) -> str:
     # description ("the guild that glazed…") is the document's subject, the bridge.
     kind = type_word(question, f.chunk_terms, " ".join(f.bridging))
     if sentence and f.subject and not names_title(question, f.subject):
-        if described(sentence, kind, f.subject):
+        if described(sentence, kind, f.subject) or _here(sentence, kind):
             entity = f.subject
     reading = read_question(question)
     if not reading.several and names_kind(entity, reading.head):
@@ -147,6 +148,19 @@ def _followup(question: str, f: Features) -> str:
         if said:
             return said
     return build_followup(question, with_equivalents(f.chunk_terms), entity, f.named)
+
+
+_HERE = re.compile(r"这里|這裡|這裏|此地|此处|此處|在此|该地|該地")
+"""A Chinese pronoun of place: in a document about a place or a body, its subject."""
+
+
+def _here(sentence: str, kind: str) -> bool:
+    """Whether a Chinese sentence says "here" of a place or body the question describes.
+
+    "陳文瀾幼年即在這裡讀書" in 楓林文昌祠's document, for "陳文瀾小時候讀漢文的那座祠廟":
+    the temple the question describes is the document's subject.
+    """
+    return bool(kind) and kind[-1] in NAMED_BY_KIND and _HERE.search(sentence) is not None
 
 
 def _holds_next_link(question: str, f: Features) -> bool:

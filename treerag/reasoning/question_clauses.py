@@ -183,10 +183,34 @@ def roles_described_further(clause: str) -> list[tuple[int, int, str, bool]]:
 
 
 NAMED_BY_KIND = (
-    f"{ZH_PLACE_SUFFIXES}屿嶼院校司厂廠行馆館寺庙廟桥橋楼樓园園街路站局社团團店号號会會队隊"
+    f"{ZH_PLACE_SUFFIXES}屿嶼院校司厂廠行馆館寺庙廟祠宫宮观觀堂"
+    "桥橋楼樓园園街路站局社团團店号號会會队隊"
 )
-"""Last characters of the nouns a Chinese name ends in (青石镇, 滄瀾工學院, 鳴潮船廠, 銀鷺號):
-places and bodies; a person's name does not end in 老师 or 创办人."""
+"""Last characters of the nouns a Chinese name ends in (青石镇, 滄瀾工學院, 鳴潮船廠, 銀鷺號,
+楓林文昌祠): places, bodies and temples; a person's name does not end in 老师 or 创办人."""
+FEATURE_KINDS = {
+    "河流": "河溪江川",
+    "河": "河溪江川",
+    "溪流": "溪河",
+    "湖泊": "湖潭池",
+    "湖": "湖潭池",
+    "山": "山峰岭岳",
+    "山峰": "山峰岭岳",
+}
+"""The last characters of the names of a natural feature asked for by its kind (canonical):
+a river (河流) is named …河, …溪, …江 (霧溪, 濁水溪), a lake …湖 or …潭 (日月潭), a mountain
+…山 or …峰."""
+
+
+def feature_of_kind(name: str, kind: str) -> bool:
+    """Whether a Chinese name is of the natural feature a type word asks for (`FEATURE_KINDS`)."""
+    from treerag.text import fold
+
+    ends = FEATURE_KINDS.get(fold(kind), "")
+    folded = fold(name)
+    return bool(ends) and len(folded) >= 2 and folded[-1] in ends
+
+
 _LOCATIVE = "上里裡中内內"
 """Locatives after a noun ("镇上", "学校里"): where, not what is described."""
 LOCATIVE_ONLY = re.compile(rf"\s*[{_LOCATIVE}]\s*")
@@ -196,5 +220,6 @@ _DESCRIBING = re.compile(rf"\s*(?:[的之]|(?={POINTED.pattern}))")
 ("鹤岭铁路北端终点那个镇")."""
 _ASKED_OF = re.compile(r"(?:有多|是多|多大|多少|是什么|是什麼|是谁|是誰|在哪|是哪|为何|為何)")
 """The words after a noun that ask about it: "面积有多大", "人口是多少"."""
-DEMONSTRATIVE = re.compile(r"[那这這该該此](?:[个個座所家位条條艘部本间間])?")
-"""A demonstrative and its measure word before a described noun: 那个镇, 这所学校, 该船."""
+DEMONSTRATIVE = re.compile(r"[那这這该該此](?:[个個座所家位条條艘部本间間项項幅场場首张張件篇])?")
+"""A demonstrative and its measure word before a described noun: 那个镇, 这所学校, 该船,
+那项工程, 那幅油画."""

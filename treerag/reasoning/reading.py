@@ -46,7 +46,7 @@ from treerag.text import (
     fold_cased,
     proper_names,
 )
-from treerag.text.names import NAME_FLAGS, NAME_GLUE
+from treerag.text.names import NAME_FLAGS, NAME_GLUE, joined_persons
 
 ANSWER_KIND_WORDS = frozenset(
     """
@@ -171,6 +171,66 @@ def _opening_name(question: str) -> list[str]:
     return [word]
 
 
+_NAME_ENDS = ("v", "p", "c", "u", "m", "x", "d")
+"""jieba's tags of what follows a person who opens a question: a verb, a preposition, a
+conjunction, a particle (的), a number (a year), punctuation, an adverb."""
+
+
+def _opening_person(question: str) -> list[str]:
+    """The person a Chinese question opens with, where jieba cuts the name apart.
+
+    jieba knows common given names (王小明, 张学良) but reads a rarer one apart: 林 / 秋月
+    (a time word), 许 / 明哲 (`names.joined_persons` joins them). Opening the question, and
+    followed by a verb, preposition, particle or number, such a name is the question's
+    entity though its words are common ones ("许明哲担任…": 明哲 is a dictionary word).
+    """
+    from treerag.segment import tag
+
+    pairs = tag(question[:8])
+    joined = joined_persons(pairs)
+    if len(joined) < 2 or len(joined) == len(pairs):
+        return []  # no surname joined to its given name
+    (word, flag), (_, after) = joined[:2]
+    if flag != "nr" or len(word) < 2 or word == pairs[0][0] or not after.startswith(_NAME_ENDS):
+        return []
+    return [word]
+
+
+_PHRASE_WORDS = ("n", "f", "g", "yg", "ng", "s", "j", "b")
+"""jieba's tags of the words of a name it reads apart: nouns, a direction (東 of 東崁), a
+morpheme it does not know (崁), a place word, an abbreviation, a distinguishing word."""
+
+
+def _opening_phrase(question: str, names: Sequence[str]) -> list[str]:
+    """The name a Chinese question opens with where jieba reads no name in it.
+
+    "東崁科技大學在剛創立時…": 東 / 崁 / 科技 / 大學, no word of which jieba tags a name.
+    The nouns and morphemes before the first verb, preposition or particle make a name
+    when a word of them is rare or unknown (`proper`) and no name already read lies in
+    them ("白沙高中的…" keeps 白沙, which a document writing 白沙高級中學 names).
+    """
+    from treerag.segment import tag
+
+    words: list[tuple[str, str]] = []
+    pairs = tag(question[:16])
+    for word, flag in pairs:
+        if word == "是" or not flag.startswith(_PHRASE_WORDS):
+            break
+        words.append((word, flag))
+    else:
+        return []
+    phrase = "".join(w for w, _ in words)
+    if (
+        len(words) < 2
+        or not 3 <= len(phrase) <= 10
+        or not words[-1][1].startswith(("n", "s", "j"))
+        or any(fold(n) in phrase for n in names if proper(n))
+        or not proper(phrase)
+    ):
+        return []
+    return [phrase]
+
+
 WORK_TITLE = re.compile(r"《([^《》]{1,40})》")
 """A work's title in Chinese title marks (《狂飙》, the 书名号 of GB/T 15834): the name of a
 film, book, song or law, whatever words it is made of ("《三悦有了新工作》" names a series, not
@@ -194,11 +254,13 @@ def read_question(question: str) -> QuestionReading:
     # "2022年世界杯吉祥物叫什么": the noun whose name is asked is no name itself, whatever
     # jieba's dictionary tags it (吉祥物 is "nr" there).
     named_asked = named_noun(folded)[1]
+    opening = _opening_person(folded) or _opening_phrase(folded, proper_names(cased, READING))
     found = tuple(
         dict.fromkeys(
             canonical(n)
             for n in [
                 *_opening_name(cased),
+                *opening,
                 *(_without_asking_end(n) for n in proper_names(cased, READING)),
                 *codes(cased),
                 *WORK_TITLE.findall(cased),
@@ -208,7 +270,7 @@ def read_question(question: str) -> QuestionReading:
             and canonical(n) != asked_noun  # "…发布会的新手机": what is asked, not a name
             and canonical(n) != named_asked
             and not ASKING.search(fold(n))
-            and (n in quoted or proper(n))
+            and (n in quoted or proper(n) or n in opening)
             # what `names_in` can find: "GDP" is too short to tell from a word, a term then
             and len(canonical(n)) >= MIN_NAME_CHARS["cjk" if HAN_CHAR.search(n) else "latin"]
         )
@@ -412,7 +474,9 @@ def _counts(folded: str, term: str) -> bool:
     return bool(re.search(rf"(?:多少|几){re.escape(term)}", folded)) and len(term) > 1
 
 
-_COUNTED = re.compile(r"(?:[一两二三四五六七八九十几]+|[那这该此])[个家座所位条只件本部艘间名项]")
+_COUNTED = re.compile(
+    r"(?:[一两二三四五六七八九十几]+|[那这该此])[个家座所位条只件本部艘间名项幅场首张篇]"
+)
 """A count and its measure word ("曾有一家纺织厂"): it says how many, no relation; a
 demonstrative and its measure word ("那座湖泊") points, it relates nothing either."""
 _LOCATIVE_END = re.compile(r"(?<=[镇村县市城乡区港湾岛湖江河山])[上里内中]$")

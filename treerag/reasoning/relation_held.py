@@ -237,13 +237,15 @@ EQUIVALENT_WORDS = (
     ("建成", "建于", "建造", "修建", "兴建", "落成", "竣工", "始建"),
     ("动工", "开工", "施工", "动土"),
     ("老师", "师从", "师承", "拜师"),
+    ("就读", "入读", "入学", "考入", "进入", "就学"),
+    ("去世", "逝世", "辞世", "病逝", "过世", "离世"),
     (*FORMER_NAMES, "从前"),
     ("originally", "formerly", "former", "previously"),
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
 birthplace, a native of): the commonest paraphrases of the relations questions ask most
 (birth, death, place, founding, an event held, a premiere, a marriage, a move, a building,
-the start of its works, a teacher, a former name),
+the start of its works, a teacher, entering a school, a former name),
 and 我国 for 中国 (news written in China says "our country"). A short list, not a thesaurus:
 a relation it lacks is matched by its own words."""
 

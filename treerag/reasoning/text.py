@@ -114,10 +114,14 @@ def squash(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _cut(segment: str) -> tuple[str, ...]:
-    """The words jieba cuts a Chinese run into, a foreign name joined (`segment.joined_words`)."""
-    from treerag.segment import jieba, joined_words
+    """The words jieba cuts a Chinese run into, a foreign name joined (`segment.tokens`).
 
-    return tuple(joined_words(jieba().lcut(segment)))
+    Read in Simplified and given back as written: a Traditional run cut as written falls
+    apart ("以濁水溪作為" gives 水溪作, 以濁).
+    """
+    from treerag.segment import tokens as cut
+
+    return tuple(word for word, _, _ in cut(segment))
 
 
 def tokens(text: str) -> list[str]:

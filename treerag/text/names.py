@@ -52,6 +52,53 @@ NAME_GLUE = frozenset({"of", "the", "de", "da", "van", "von", "del", "la", "le",
 """Lower-case words inside a capitalised name: "Guild of Tidewrights", "Ludwig van Beethoven"."""
 
 
+SURNAMES = frozenset(
+    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾萧肖田董袁潘蒋蔡余杜叶"
+    "程苏魏吕丁任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛"
+    "郝龚邵万钱严武戴莫孔向汤洪柯庄翁游詹施赖简"
+)
+"""Common one-character Chinese surnames (Simplified), the most frequent in mainland China's
+and Taiwan's household registers."""
+_SURNAME_TAGS = ("nr", "ng", "m")
+"""What jieba tags a surname it reads alone: a person (nr), a noun morpheme (林 ng), a number
+(许 m)."""
+_GIVEN_TAGS = ("nr", "t", "ng", "nz")
+"""What jieba tags a given name it reads apart from its surname: a person (明哲 nr), a time
+word (秋月 t), a noun morpheme, another name."""
+
+
+def joined_persons(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """A surname jieba reads alone joined to the given name after it, as one person (nr).
+
+    jieba knows common given names (王小明) but reads a rarer one apart: 林 / 秋月 (a time
+    word), 许 / 明哲, so "画家林秋月应邀…" named no one; its text gives 林秋月 back.
+    """
+    out: list[tuple[str, str]] = []
+    at = 0
+    while at < len(pairs):
+        word, flag = pairs[at]
+        if at + 1 < len(pairs) and len(word) == 1 and flag.startswith(_SURNAME_TAGS):
+            given, given_flag = pairs[at + 1]
+            if (
+                _simplified(word) in SURNAMES
+                and 1 <= len(given) <= 2
+                and HAN_CHAR.match(given)
+                and given_flag.startswith(_GIVEN_TAGS)
+            ):
+                out.append((word + given, "nr"))
+                at += 2
+                continue
+        out.append((word, flag))
+        at += 1
+    return out
+
+
+def _simplified(word: str) -> str:
+    from treerag.text.canonical import to_simplified
+
+    return to_simplified(word)
+
+
 @lru_cache(maxsize=8192)
 def _zh_names(run: str) -> tuple[str, ...]:
     """Runs of adjacent nouns with a proper noun among them, or of two nouns or more.
@@ -62,7 +109,7 @@ def _zh_names(run: str) -> tuple[str, ...]:
 
     out: list[str] = []
     group: list[tuple[str, str]] = []
-    pairs = [*tag(run), None]  # read in Simplified, given back as written
+    pairs = [*joined_persons(tag(run)), None]  # read in Simplified, given back as written
     for at, pair in enumerate(pairs):
         if pair is not None and (pair[1].startswith("n") or pair[1] == "eng"):
             after = pairs[at + 1]
