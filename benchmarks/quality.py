@@ -33,7 +33,8 @@ written after the rules they measure (their READMEs say what was fitted on them 
 `encyclopedia_zh_t` is a held-out reading set of another kind: Traditional-Chinese
 encyclopedia articles and DRCD-style questions (mostly one hop, a few two-hop);
 `encyclopedia_zh_t_paragraphs` the same articles cut into paragraphs, each a passage titled
-by its article, as DRCD gives Wikipedia (recall of the answering paragraph).
+by its article, as DRCD gives Wikipedia (recall of the answering paragraph);
+`encyclopedia_zh_t_2_paragraphs` the second encyclopedia's questions over both's paragraphs.
 
 Reported per mode: recall@2, @5 and @10 of the gold passages in the ranked evidence, capped
 (|gold ∩ top-k| / min(k, |gold|): rgb_zh_300 has ~8 gold passages a question, see its
@@ -109,6 +110,9 @@ SETS = {
     # The same articles cut into their paragraphs, each a passage titled by its article, as
     # DRCD gives Wikipedia (`paragraph_copy`): recall is of the paragraph that answers.
     "encyclopedia_zh_t_paragraphs": ("questions.jsonl", "corpus.jsonl", "generic"),
+    # The second encyclopedia's questions over the paragraphs of both encyclopedias: more
+    # paragraphs alike to tell apart, as a Wikipedia's are.
+    "encyclopedia_zh_t_2_paragraphs": ("questions.jsonl", "corpus.jsonl", "generic"),
 }
 FILES_SETS = Path(__file__).resolve().parent
 BENCH_DATA = Path(tempfile.gettempdir()) / "treerag-bench"
@@ -257,18 +261,20 @@ def pooled_copy(data_dir: Path, limit: int | None, traditional: bool) -> Path:
     return folder
 
 
-def paragraph_copy(source: Path, folder: Path) -> Path:
+def paragraph_copy(source: Path, folder: Path, pooled: tuple[Path, ...] = ()) -> Path:
     """A files set's articles as paragraphs in the generic format (DRCD's shape).
 
     Each paragraph after an article's title line is a passage titled by the article; a
     question's gold passages are its gold articles' paragraphs that hold an answer and, of a
-    two-hop question's other article, the paragraphs that name the answering one.
+    two-hop question's other article, the paragraphs that name the answering one. The
+    articles of the `pooled` sets join the corpus as distractors (their questions do not).
     """
     from treerag.text import fold
 
     folder.mkdir(parents=True, exist_ok=True)
     passages: dict[str, list[tuple[str, str]]] = {}
-    for doc in sorted((source / "docs").glob("*.txt")):
+    docs = [doc for base in (source, *pooled) for doc in sorted((base / "docs").glob("*.txt"))]
+    for doc in docs:
         lines = [line.strip() for line in doc.read_text("utf-8").splitlines()[1:]]
         paragraphs = [line for line in lines if line]
         passages[doc.stem] = [(f"{doc.stem}-{n}", text) for n, text in enumerate(paragraphs, 1)]
@@ -321,6 +327,9 @@ def open_set(name: str, data_dir: Path, limit: int | None = None) -> tuple[Datas
         folder = pooled_copy(data_dir, limit, traditional=name.endswith("_t"))
     elif name == "encyclopedia_zh_t_paragraphs":
         folder = paragraph_copy(FILES_SETS / "encyclopedia_zh_t", data_dir / name)
+    elif name == "encyclopedia_zh_t_2_paragraphs":
+        pooled = (FILES_SETS / "encyclopedia_zh_t",)
+        folder = paragraph_copy(FILES_SETS / "encyclopedia_zh_t_2", data_dir / name, pooled)
     else:
         folder = DATASETS / name
     dataset = load_dataset(folder / questions_file, folder / corpus_file, fmt)  # type: ignore[arg-type]
