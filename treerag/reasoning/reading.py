@@ -254,14 +254,15 @@ def read_question(question: str) -> QuestionReading:
     # "2022年世界杯吉祥物叫什么": the noun whose name is asked is no name itself, whatever
     # jieba's dictionary tags it (吉祥物 is "nr" there).
     named_asked = named_noun(folded)[1]
-    opening = _opening_person(folded) or _opening_phrase(folded, proper_names(cased, READING))
+    names = proper_names(cased, READING)
+    opening = _opening_person(folded) or _opening_phrase(folded, names)
     found = tuple(
         dict.fromkeys(
             canonical(n)
             for n in [
                 *_opening_name(cased),
                 *opening,
-                *(_without_asking_end(n) for n in proper_names(cased, READING)),
+                *(_without_asking_end(n) for n in names),
                 *codes(cased),
                 *WORK_TITLE.findall(cased),
             ]

@@ -25,6 +25,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Literal
 
+from treerag.text.canonical import to_simplified
 from treerag.text.script import HAN, HAN_CHAR, LATIN, has_wide
 from treerag.text.stopwords import EN_STOP, is_zh_stop
 
@@ -80,7 +81,7 @@ def joined_persons(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         if at + 1 < len(pairs) and len(word) == 1 and flag.startswith(_SURNAME_TAGS):
             given, given_flag = pairs[at + 1]
             if (
-                _simplified(word) in SURNAMES
+                to_simplified(word) in SURNAMES
                 and 1 <= len(given) <= 2
                 and HAN_CHAR.match(given)
                 and given_flag.startswith(_GIVEN_TAGS)
@@ -91,12 +92,6 @@ def joined_persons(pairs: list[tuple[str, str]]) -> list[tuple[str, str]]:
         out.append((word, flag))
         at += 1
     return out
-
-
-def _simplified(word: str) -> str:
-    from treerag.text.canonical import to_simplified
-
-    return to_simplified(word)
 
 
 @lru_cache(maxsize=8192)
