@@ -18,6 +18,7 @@ from treerag.reasoning.text import stem, unpossessed
 from treerag.text import (
     EN_STOP,
     HAN_CHAR,
+    fold,
     is_zh_stop,
     to_simplified,
 )
@@ -204,8 +205,6 @@ a river (河流) is named …河, …溪, …江 (霧溪, 濁水溪), a lake …
 
 def feature_of_kind(name: str, kind: str) -> bool:
     """Whether a Chinese name is of the natural feature a type word asks for (`FEATURE_KINDS`)."""
-    from treerag.text import fold
-
     ends = FEATURE_KINDS.get(fold(kind), "")
     folded = fold(name)
     return bool(ends) and len(folded) >= 2 and folded[-1] in ends
