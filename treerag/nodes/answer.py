@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -15,7 +16,7 @@ from treerag.reasoning.answering import answering
 from treerag.reasoning.base import ModelFailure, Quote
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.marks import renumber
-from treerag.reasoning.named import anchored, title_of
+from treerag.reasoning.named import anchored, links, title_of
 from treerag.reasoning.wording import (
     NOT_FOUND,
     judges_failed,
@@ -41,20 +42,32 @@ def public_evidence(evidence: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def rank_evidence(
-    chunks: list[ChunkRecord], depth: int, question: str = ""
+    chunks: list[ChunkRecord],
+    depth: int,
+    question: str = "",
+    cited: Sequence[str] = (),
+    next_links: bool = False,
 ) -> list[dict[str, Any]]:
     """Rank this run's chunks and its sub-runs' evidence, best first.
 
-    This level's sufficient chunks (2) come first, irrelevant ones (0) last. Partial chunks and the
-    sub-runs' finds are ordered by reciprocal rank fusion (Cormack et al., 2009: the sum of
-    1 / (60 + rank) over the ranked lists an item appears in) of this run's retrieval list,
-    each sub-run's ranked evidence, the latter counted from the rank of the chunk that
-    caused it when the sub-run judged one of its chunks sufficient, else from the end of this
-    run's list (a sub-run that found only partial evidence ranks below this run's own
-    chunks; two such sub-runs' finds tie and keep the chunks' order), and the anchor list
-    (`named.anchored`): the chunks whose document the question names, each followed by the
-    chunks the graph linked from it in one step. Ties go to the shallower item. A chunk found
-    by several runs, or named by the question, rises.
+    The chunks the answer cites (`cited`, chunk ids in the order the answer cites them; the
+    root's answer only) come first: they are what the answer stands on, whatever their verdict
+    (a chunk judged irrelevant to the question that answers a partial chunk's follow-up,
+    `held_answer`, is the chain's last link). Then this level's sufficient chunks (2);
+    irrelevant ones (0) last. Partial chunks and the sub-runs' finds are ordered by reciprocal
+    rank fusion (Cormack et al., 2009: the sum of 1 / (60 + rank) over the ranked lists an item
+    appears in) of this run's retrieval list, each sub-run's ranked evidence, the latter counted
+    from the rank of the chunk that caused it when the sub-run judged one of its chunks
+    sufficient, else from the end of this run's list (a sub-run that found only partial evidence
+    ranks below this run's own chunks; two such sub-runs' finds tie and keep the chunks' order),
+    and the anchor list (`named.anchored`): the chunks whose document the question names, each
+    followed by the chunks the graph linked from it in one step. Ties go to the shallower item.
+    A chunk found by several runs, or named by the question, rises.
+
+    With `next_links` (the root's ranking, as the caller reads it), a chunk judged irrelevant
+    whose document a useful chunk of another document names (`named.links`: "…由日籍水利技師
+    八田與一設計" in 濁水溪's paragraph, for 八田與一's) ranks among the partial ones: it is the
+    chain's next link, which the judge could not see from the question alone.
     """
     items: dict[str, dict[str, Any]] = {}
     fused: dict[str, float] = {}
@@ -86,10 +99,28 @@ def rank_evidence(
     def sufficient(item: dict[str, Any]) -> bool:
         return item["score"] == 2 and item["depth"] == depth
 
+    order = {chunk_id: n for n, chunk_id in enumerate(dict.fromkeys(cited))}
+    linked = _linked_from_useful(chunks) if next_links else set()
     return sorted(
         items.values(),
-        key=lambda i: (not sufficient(i), i["score"] == 0, -fused[i["chunk_id"]], i["depth"]),
+        key=lambda i: (
+            order.get(i["chunk_id"], len(order)),
+            not sufficient(i),
+            i["score"] == 0 and i["chunk_id"] not in linked,
+            -fused[i["chunk_id"]],
+            i["depth"],
+        ),
     )
+
+
+def _linked_from_useful(chunks: list[ChunkRecord]) -> set[str]:
+    """The chunks judged irrelevant that a useful chunk of another document links to."""
+    useful = [c for c in chunks if c.get("score", 0) > 0]
+    return {
+        c["chunk_id"]
+        for c in chunks
+        if not c.get("score") and any(title_of(u) != title_of(c) and links(u, c) for u in useful)
+    }
 
 
 def _answered(chunk: ChunkRecord, depth: int) -> bool:
@@ -298,6 +329,9 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
         }
         for n, e in enumerate((by_n[old] for old in order), 1)
     ]
+    # The root's evidence, as the caller reads it, opens with what its answer cites; a
+    # sub-run's keeps the judged order its parent numbers and prompts with (`build_evidence`).
+    cited = [by_n[old].chunk_id for old in order] if not tree["depth"] else []
     calls = state.get("llm_calls", 0) + answered
     tree_calls = calls + sum(c.get("sub_llm_calls", 0) for c in chunks)
     emit("answer_finished", **tree, answer=text, citations=citations, error=problem)
@@ -309,7 +343,9 @@ async def answer_question(state: RagState, runtime: Runtime[Context]) -> dict:
             for q in quotes
         ],
         "citations": citations,
-        "evidence": rank_evidence(chunks, tree["depth"], state["question"]),
+        "evidence": rank_evidence(
+            chunks, tree["depth"], state["question"], cited, next_links=not tree["depth"]
+        ),
         "llm_calls": answered,
         "tree_llm_calls": tree_calls,
         "reasoner": get_reasoner(ctx).name,

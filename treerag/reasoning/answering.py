@@ -44,7 +44,7 @@ from treerag.reasoning.contrast import only_followed, other_place, other_sibling
 from treerag.reasoning.fillers import candidates, common_word, titled
 from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.lifespan import spelled
-from treerag.reasoning.named import names_in
+from treerag.reasoning.named import abbreviations, names_in
 from treerag.reasoning.placing import asks_placing
 from treerag.reasoning.reading import QuestionReading, fold, read_question
 from treerag.reasoning.relation_held import (
@@ -555,5 +555,9 @@ def _last_word(entity: str) -> str:
 
 
 def _holds(entity: str, subject: str) -> bool:
-    """Whether a question's entity is a document's subject with words around it."""
-    return names_in(canonical(subject), canonical(entity))
+    """Whether a question's entity is a document's subject with words around it.
+
+    Or its abbreviation with them (`named.abbreviations`): jieba reads "白中校園內" whole.
+    """
+    key = canonical(entity)
+    return names_in(canonical(subject), key) or any(a in key for a in abbreviations(subject))

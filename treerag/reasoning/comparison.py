@@ -50,7 +50,8 @@ _COMPARING = frozenset(
     """.split()
 )
 """Words that say a question compares, not what it compares on."""
-_ZH_YES_NO = re.compile(r"吗[？?]?\s*$|么[？?]?\s*$|是否|是不是")
+_ZH_YES_NO = re.compile(r"吗[？?]?\s*$|(?<![什怎这那多])么[？?]?\s*$|是否|是不是")
+"""A Chinese yes/no question: …吗, …么 (not 什么, 怎么: "…成立了什麼?" asks what), 是否."""
 _CHOICE = re.compile(r"\bor\b|还是|或者|或|哪个更|哪一个更|谁更")
 VERDICT = {
     "en": ("Yes", "No"),

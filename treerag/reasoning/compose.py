@@ -131,7 +131,10 @@ def corroborated(
     the one written whole is quoted; a Chinese place, by those that name it within a larger
     one ("黑龙江哈尔滨" says 哈尔滨). Between answers equally borne out, a sentence that names
     the edition the question names by its year ("2022世界5G大会") outranks one that does not
-    (the venues of the congress's earlier editions, said in a report of this year's). A
+    (the venues of the congress's earlier editions, said in a report of this year's); so
+    does, for a question asking what holds now (现在, 目前, "currently"), a sentence that
+    says now: "目前總部位於臺南市東區" before "成立之初，台糖的總部設於臺北市，1955年才遷至
+    臺南市" for "台糖的總部現在位在哪裡". A
     person question counts the people among a sentence's names (not the 中国 beside 王亚平),
     and a question asking for several ("成员有哪些") prefers, between equals, the sentence
     that names the most.
@@ -160,6 +163,7 @@ def corroborated(
                 if other != value and (same(other, value) or same(value, other)):
                     chunks |= by
     editions = set(EDITION_YEAR.findall(reading.folded))
+    now_asked = bool(_NOW.search(reading.folded))
 
     forecast = Answering(question, "").hedged  # a question asking for a forecast wants one
     # A number or a date is one value: another of its kind beside it is a rival reading. Names
@@ -168,7 +172,7 @@ def corroborated(
 
     listing = bool(_LIST_ASKED.search(reading.folded))
 
-    def strength(answer: Answering) -> tuple[bool, int, bool, int, bool, int, int]:
+    def strength(answer: Answering) -> tuple[bool, int, bool, bool, int, bool, int, int]:
         given = answer.candidates or (answer.filler,)
         if reading.kind == "person" and any(map(personal, given)):
             given = tuple(filter(personal, given))  # who is asked: not 中国 beside 王亚平
@@ -184,10 +188,12 @@ def corroborated(
         # "2022世界5G大会在哈尔滨举办" before "世界5G大会此前三届举办地分别在北京、广州、北京"
         # for "2022世界5G大会…" (a year with its unit, "2022年8月", dates; `answering` reads it).
         dated = editions <= set(WRITTEN_YEAR.findall(fold(answer.sentence)))
+        now = not now_asked or bool(_NOW.search(fold(answer.sentence)))
         return (
             not answer.scoped,
             max(counts),
             dated,
+            now,
             precise,
             stated,
             sum(c > 1 for c in counts),
@@ -198,6 +204,8 @@ def corroborated(
     return found[best]
 
 
+_NOW = re.compile(r"现在|目前|如今|现今|当前|\b(?:now|currently|today|present(?:ly)?)\b")
+"""A question asking what holds now, and a sentence saying it (canonical form)."""
 _LIST_ASKED = re.compile(
     r"哪些|有谁|都是谁|分别是谁|\bwhat (?:are|were) the\b|\bwhich \w+s (?:are|were)\b"
 )

@@ -472,9 +472,16 @@ def _titled_span(clause: str, title: str, covered: StemSet | None = None) -> tup
             break
         end = last
     # "1931年替霧溪慈雲宮繪製…的那位女畫家": a date or a preposition before the name is of
-    # the description too.
-    lead = _LEAD_IN.fullmatch(clause[:at])
+    # the description too; so are verbs the chunk says ("負責勘測與設計霧溪線的那位臺籍技師"
+    # over "…技師陳文瀾負責路線勘測與設計工作").
+    lead = _LEAD_IN.fullmatch(clause[:at]) or _said_before(clause[:at], covered)
     return (0 if lead else at, end)
+
+
+def _said_before(lead: str, covered: StemSet | None) -> bool:
+    """Whether every term of what stands before a description's name is the chunk's."""
+    words = [t for t, _, _ in term_spans(lead)]
+    return covered is not None and bool(words) and all(t in covered for t in words)
 
 
 _LEAD_IN = re.compile(

@@ -85,11 +85,53 @@ def _question_key(question: str) -> str:
 
 
 def names_title(question: str, title: str) -> bool:
-    """Whether the question (or any text) names the document titled `title` (rules at the top)."""
+    """Whether the question (or any text) names the document titled `title` (rules at the top).
+
+    A Chinese school is also named by its abbreviation (`abbreviations`: 白中 for 白沙高級中學).
+    """
     if not title:
         return False
     key = _question_key(question)
-    return any(names_in(k, key) for k in title_keys(title))
+    return any(names_in(k, key) for k in title_keys(title)) or any(
+        re.search(rf"{re.escape(short)}(?!学)", key) for short in abbreviations(title)
+    )
+
+
+_SCHOOL_KINDS = (
+    ("女子高级中学", "女中"),
+    ("高级中学", "中"),
+    ("中学", "中"),
+    ("国民小学", "小"),
+    ("小学", "小"),
+    ("科技大学", "科大"),
+    ("师范大学", "师大"),
+    ("大学", "大"),
+    ("工业专科学校", "工专"),
+)
+"""A Chinese school's kind (canonical form) and the characters its abbreviation keeps of it."""
+_OWNER = re.compile(r"^(?:国立|私立|省立|市立|县立)")
+
+
+@functools.lru_cache(maxsize=4096)
+def abbreviations(title: str) -> tuple[str, ...]:
+    """The abbreviations a Chinese school's title is written as, canonical form.
+
+    Chinese shortens a school's name to the first character of its name and the first of its
+    kind (白沙高級中學 → 白中, 臺灣大學 → 台大, 北一女 aside), or a two-character kind to its
+    first characters after the whole name (東崁科技大學 → 东崁科大, 东科大). An owner prefix
+    (國立, 私立) is left out. A question writes 白中 where the article says 白沙高級中學 in
+    every paragraph but the one that defines it (簡稱「白中」). A following 学 means the
+    characters belong to another school's whole name (东北大学 holds 北大): `names_title`.
+    """
+    bare = _OWNER.sub("", canonical(_DISAMBIGUATOR.sub("", title)))
+    for kind, short in _SCHOOL_KINDS:
+        name = bare.removesuffix(kind)
+        if name != bare and len(name) >= 2 and re.fullmatch(rf"[{HAN}]+", name):
+            found = [name[0] + short]
+            if len(short) > 1:
+                found += [name + short]
+            return tuple(found)
+    return ()
 
 
 def linked_from(chunk: Mapping[str, Any]) -> str:

@@ -29,6 +29,10 @@ def _counted_noun(question: str) -> str:
     return match.group(1) if match else ""
 
 
+_YEARS_ASKED = re.compile(r"(?:多少|几)(?:个)?年(?!代|级|度|份)")
+"""A question counting years ("前后一共有多少年", "几年"), not asking which year."""
+_YEARS = re.compile(r"\d{1,3}年")
+"""A count of years a sentence gives ("长达30年"): fewer digits than a year's."""
 _RESTATED = re.compile(r"\d[\d.,]*\s*[^\d\s(（]{0,4}\s*[(（]\s*$")
 """A value and its unit right before an opening parenthesis: what the number inside restates."""
 
@@ -40,7 +44,14 @@ def quantities(reading: QuestionReading, folded: str) -> list[str]:
     of another noun ("播种面积3000.3千公顷"); from a "respectively" list, the asked term's.
     """
     asked = reading.folded
-    in_dates = {i for m in DATE_PART.finditer(folded) for i in range(m.start(), m.end())}
+    # "前后一共有多少年": a count of years ("长达30年") is the answer, not a date's part.
+    years_counted = _YEARS_ASKED.search(asked) is not None
+    in_dates = {
+        i
+        for m in DATE_PART.finditer(folded)
+        if not (years_counted and _YEARS.fullmatch(folded, m.start(), m.end() + 1))
+        for i in range(m.start(), m.end())
+    }
     counted = _counted_noun(asked)
     han = asked if HAN_CHAR.search(asked) else ""
     amount = bool(han) and not _COUNT_WORD.search(han)

@@ -269,6 +269,8 @@ def proper(name: str) -> bool:
 
     if is_foreign_name(to_simplified(name)):
         return True  # 马克 + 龙: a foreign name jieba cuts into common words
+    if _surname_and_given(name):
+        return True  # 许 + 明哲: a surname and a given name that is also a common word
 
     freq = jieba().dt.FREQ
     # Read in Simplified, as the dictionary is: "名機組人員" is cut "名機 / 組人員" as written.
@@ -287,6 +289,15 @@ def proper(name: str) -> bool:
             compound = True
         named = named or word_tag(word) in NAME_FLAGS
     return compound and named
+
+
+def _surname_and_given(name: str) -> bool:
+    """Whether a Chinese name is one person jieba reads apart (`names.joined_persons`)."""
+    from treerag.segment import tag
+    from treerag.text.names import joined_persons
+
+    pairs = tag(name)
+    return 2 <= len(name) <= 3 and len(pairs) == 2 and joined_persons(pairs) == [(name, "nr")]
 
 
 def _two_common_nouns(word: str, freq: Mapping[str, int]) -> bool:

@@ -115,26 +115,33 @@ def _english_stemmer() -> Any:
 
 
 def relation_share(reading: QuestionReading, folded: str) -> float:
-    """The share of the question's relation a canonical text holds (1.0 when there is none)."""
-    credits: list[float] = []
+    """The share of the question's relation a canonical text holds (1.0 when there is none).
+
+    Two words of the question that say one relation (`EQUIVALENT_WORDS`: "留學時進入") are
+    one part of it: a sentence saying 進入 holds it once, not twice.
+    """
+    credits: dict[frozenset[str], float] = {}
     stems = text_stems(folded)
     for term in reading.relation:
         if HAN_CHAR.search(term):
             kept = "".join(ch for ch in term if ch != reading.head)
-            if kept:
-                credit = _longest_part(kept, folded) / len(kept)
-                said = [
-                    *(float(w in folded) for w in equivalents(term)),
-                    float(said_by_verb(term, folded)),
-                    float(said_in_full(term, folded)),
-                ]
-                credits.append(max([credit, *said]))
+            if not kept:
+                continue
+            credit = _longest_part(kept, folded) / len(kept)
+            said = [
+                *(float(w in folded) for w in equivalents(term)),
+                float(said_by_verb(term, folded)),
+                float(said_in_full(term, folded)),
+            ]
+            credit = max([credit, *said])
         else:
             hit = present(term, folded, stems) or any(
                 present(w, folded, stems) for w in equivalents(term)
             )
-            credits.append(float(hit))
-    return sum(credits) / len(credits) if credits else 1.0
+            credit = float(hit)
+        part = frozenset((term, *equivalents(term)))
+        credits[part] = max(credit, credits.get(part, 0.0))
+    return sum(credits.values()) / len(credits) if credits else 1.0
 
 
 SHORT_NAMES = {
@@ -237,7 +244,7 @@ EQUIVALENT_WORDS = (
     ("建成", "建于", "建造", "修建", "兴建", "落成", "竣工", "始建"),
     ("动工", "开工", "施工", "动土"),
     ("老师", "师从", "师承", "拜师"),
-    ("就读", "入读", "入学", "考入", "进入", "就学"),
+    ("就读", "入读", "入学", "考入", "进入", "就学", "求学"),
     ("去世", "逝世", "辞世", "病逝", "过世", "离世"),
     (*FORMER_NAMES, "从前"),
     ("originally", "formerly", "former", "previously"),

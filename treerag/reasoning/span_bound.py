@@ -9,6 +9,13 @@ Two ways a sentence holds the asked word and still says something else:
 - a time counted from the asked event: "在2022年12月12日，即ChatGPT发布两周内" dates a day
   within two weeks after the release, not the release.
 
+- a figure that describes another thing: "（包含全長12.9公里的雪山隧道）" is the tunnel's
+  length, not the 宜蘭線's the question asks: the asked word and its figure stand before
+  的 and a noun, as the noun's attribute. A sentence saying the subject *is* that thing
+  ("是一座面積約7.93平方公里的湖泊") describes the subject, a noun the question names
+  (全长93.6公里的宜兰线) is its entity, and a forecast (…812.5亿元的预测) is the asked
+  figure forecast.
+
 A span the question itself gives ("首日票房冠军是哪部电影") bounds nothing. English is not
 read here.
 """
@@ -50,7 +57,34 @@ def bounded(asked: str, question: str, folded: str) -> bool:
     return all(_bounded_at(asked, question, folded, i) for i in at)
 
 
+_STOP = "，,。；;、！？的"
+_ATTRIBUTE = re.compile(rf"[^{_STOP}]{{0,12}}?\d[^{_STOP}]{{0,6}}?的(?P<noun>[^\W\d_]{{2}})")
+"""The rest of an attribute after the asked word: a figure, then 的 and the noun it describes."""
+_ESTIMATE = re.compile(r"预[测计估期]|估计|目标")
+"""The asked figure as a forecast ("全年营收812.5亿元的预测"): the figure asked, weighed as a
+forecast by `answering.Answering.hedged`, not another thing's."""
+_COPULA_BEFORE = re.compile(r"(?:是|为)[^，,。；;、（(]{0,8}$")
+"""是一座面积约, 为一条: the attribute that follows describes the sentence's subject."""
+
+
+def _describes_another(asked: str, question: str, folded: str, at: int) -> bool:
+    """Whether the asked word and its figure are an attribute of a noun the question lacks."""
+    figure_before = at > 0 and folded[at - 1].isdigit()  # 12.9公里的: the unit asked
+    start = at
+    while figure_before and start and (folded[start - 1].isdigit() or folded[start - 1] in ".,"):
+        start -= 1
+    rest = folded[at + len(asked) :]
+    attribute = re.match(r"的(?P<noun>[^\W\d_]{2})", rest) if figure_before else None
+    attribute = attribute or _ATTRIBUTE.match(rest)
+    noun = attribute.group("noun") if attribute else ""
+    if not noun or noun in question or _ESTIMATE.match(noun):
+        return False
+    return _COPULA_BEFORE.search(folded[:start]) is None
+
+
 def _bounded_at(asked: str, question: str, folded: str, at: int) -> bool:
+    if _describes_another(asked, question, folded, at):
+        return True
     if after := _SPAN_AFTER.match(folded, at + len(asked)):
         return after.group().strip() not in question
     lead = folded[max(0, at - _LEAD) : at]
