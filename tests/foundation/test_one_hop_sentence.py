@@ -96,3 +96,14 @@ def test_years_counted_in_all_are_a_count_not_a_date():
     # Asked which year, the year is the answer, not the count.
     year = answering("許文淵在哪一年創辦學校？", "許文淵", said)
     assert year is not None and year.filler == "1966"
+
+
+def test_a_figure_of_a_place_located_in_the_entity_is_not_the_entity_s():
+    # The city's area, in a sentence that names the plain only to place the city.
+    question = "青禾平原面積大約有多少？"
+    city = "青嶺市是位於臺灣西南部青禾平原北端的一個省轄市，面積約60.03平方公里。"
+    assert answering(question, "青嶺市", city) is None
+    # The plain's own sentence, placed itself, answers.
+    plain = "青禾平原位於臺灣西南部，面積約4550平方公里。"
+    found = answering(question, "", plain)
+    assert found is not None and found.filler == "4550"

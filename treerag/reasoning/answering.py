@@ -343,6 +343,8 @@ def _answers(
         return None  # "…成为继马克龙之后访华的…": another's visit
     if han and _said_of_the_other(reading, folded):
         return None  # "她早年师从闵叔衡，后者生于雁川": her teacher's birth, not hers
+    if han and reading.kind == "number" and not view.subject and _only_placing(reading, folded):
+        return None  # "嘉义市是位于嘉南平原北端的…，面积约60.03平方公里": the city's area
     options = tuple(candidates(reading, said, led))
     # The question's year ("2022年", the edition's "2023春节档") is checked in the chunk
     # (`_numbers_held`) and dates the sentence (`_other_year`): no relation it must repeat.
@@ -487,6 +489,23 @@ def _said_of_the_other(reading: QuestionReading, folded: str) -> bool:
     words = (reading.asked, *equivalents(reading.asked))
     before = folded[: other.start()]
     return not any(w in before for w in words) and any(w in folded for w in words)
+
+
+_PLACING = re.compile(r"位于[^，,。；;]{0,24}?的")
+"""A phrase that places a sentence's subject: "位于台湾西南部嘉南平原北端的（一个省辖市）"."""
+
+
+def _only_placing(reading: QuestionReading, folded: str) -> bool:
+    """Whether a Chinese sentence names the question's entities only to place its subject.
+
+    "嘉义市…是位于台湾西南部嘉南平原北端的一个省辖市，…面积约60.03平方公里" gives the city's
+    area: 嘉南平原 is where the city lies, not what the figure measures.
+    """
+    spans = [m.span() for m in _PLACING.finditer(folded)]
+    found = [m for e in reading.entities for m in re.finditer(re.escape(fold(e)), folded)]
+    return bool(spans and found) and all(
+        any(a <= m.start() and m.end() <= b for a, b in spans) for m in found
+    )
 
 
 _ROLE_ASKED = re.compile(r"的(老师|导师|师父|父亲|母亲|妻子|丈夫|儿子|女儿|[^的]{1,3}[人者])")
