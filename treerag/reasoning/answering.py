@@ -44,7 +44,7 @@ from treerag.reasoning.contrast import only_followed, other_place, other_sibling
 from treerag.reasoning.fillers import candidates, common_word, titled
 from treerag.reasoning.kinds import asked_kind, without_kind_words
 from treerag.reasoning.lifespan import spelled
-from treerag.reasoning.named import abbreviations, names_in
+from treerag.reasoning.named import abbreviated, names_in
 from treerag.reasoning.placing import asks_placing
 from treerag.reasoning.reading import QuestionReading, fold, read_question
 from treerag.reasoning.relation_held import (
@@ -579,4 +579,4 @@ def _holds(entity: str, subject: str) -> bool:
     Or its abbreviation with them (`named.abbreviations`): jieba reads "白中校園內" whole.
     """
     key = canonical(entity)
-    return names_in(canonical(subject), key) or any(a in key for a in abbreviations(subject))
+    return names_in(canonical(subject), key) or abbreviated(subject, key)

@@ -92,9 +92,16 @@ def names_title(question: str, title: str) -> bool:
     if not title:
         return False
     key = _question_key(question)
-    return any(names_in(k, key) for k in title_keys(title)) or any(
-        re.search(rf"{re.escape(short)}(?!学)", key) for short in abbreviations(title)
-    )
+    return any(names_in(k, key) for k in title_keys(title)) or abbreviated(title, key)
+
+
+def abbreviated(title: str, key: str) -> bool:
+    """Whether canonical `key` names a school titled `title` by its abbreviation.
+
+    Not where 学 follows: the characters are then another school's whole name (东北大学
+    holds 北大).
+    """
+    return any(re.search(rf"{re.escape(short)}(?!学)", key) for short in abbreviations(title))
 
 
 _SCHOOL_KINDS = (
@@ -120,8 +127,7 @@ def abbreviations(title: str) -> tuple[str, ...]:
     kind (白沙高級中學 → 白中, 臺灣大學 → 台大, 北一女 aside), or a two-character kind to its
     first characters after the whole name (東崁科技大學 → 东崁科大, 东科大). An owner prefix
     (國立, 私立) is left out. A question writes 白中 where the article says 白沙高級中學 in
-    every paragraph but the one that defines it (簡稱「白中」). A following 学 means the
-    characters belong to another school's whole name (东北大学 holds 北大): `names_title`.
+    every paragraph but the one that defines it (簡稱「白中」). Read in a text by `abbreviated`.
     """
     bare = _OWNER.sub("", canonical(_DISAMBIGUATOR.sub("", title)))
     for kind, short in _SCHOOL_KINDS:

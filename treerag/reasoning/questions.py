@@ -291,13 +291,16 @@ def proper(name: str) -> bool:
     return compound and named
 
 
+@lru_cache(maxsize=8192)
 def _surname_and_given(name: str) -> bool:
     """Whether a Chinese name is one person jieba reads apart (`names.joined_persons`)."""
+    if not 2 <= len(name) <= 3:
+        return False  # before tagging: `proper` reads every name of every bridging sentence
     from treerag.segment import tag
     from treerag.text.names import joined_persons
 
     pairs = tag(name)
-    return 2 <= len(name) <= 3 and len(pairs) == 2 and joined_persons(pairs) == [(name, "nr")]
+    return len(pairs) == 2 and joined_persons(pairs) == [(name, "nr")]
 
 
 def _two_common_nouns(word: str, freq: Mapping[str, int]) -> bool:

@@ -123,23 +123,22 @@ def relation_share(reading: QuestionReading, folded: str) -> float:
     credits: dict[frozenset[str], float] = {}
     stems = text_stems(folded)
     for term in reading.relation:
+        others = equivalents(term)
         if HAN_CHAR.search(term):
             kept = "".join(ch for ch in term if ch != reading.head)
             if not kept:
                 continue
             credit = _longest_part(kept, folded) / len(kept)
             said = [
-                *(float(w in folded) for w in equivalents(term)),
+                *(float(w in folded) for w in others),
                 float(said_by_verb(term, folded)),
                 float(said_in_full(term, folded)),
             ]
             credit = max([credit, *said])
         else:
-            hit = present(term, folded, stems) or any(
-                present(w, folded, stems) for w in equivalents(term)
-            )
+            hit = present(term, folded, stems) or any(present(w, folded, stems) for w in others)
             credit = float(hit)
-        part = frozenset((term, *equivalents(term)))
+        part = frozenset((term, *others))
         credits[part] = max(credit, credits.get(part, 0.0))
     return sum(credits.values()) / len(credits) if credits else 1.0
 
