@@ -126,6 +126,15 @@ def test_a_follow_up_about_a_document_the_run_holds_is_not_asked():
     assert held_bridge(QUESTION, BRENNICK, [BRENNICK, {**VEYRA, "score": 0}]) == ""
 
 
+def test_a_section_of_the_bridge_s_document_that_says_another_thing_does_not_hold_it():
+    # A paragraph of Port Veyra's document about its harbour: the run does not hold which
+    # river flows through the city, and the sub-run must look for it.
+    harbour = {**VEYRA, "text": "Port Veyra is a city of the coast. Its harbour opened in 1821."}
+    assert held_bridge(QUESTION, BRENNICK, [BRENNICK, harbour]) == ""
+    kept, why = followable(QUESTION, [BRENNICK, harbour])
+    assert [c["chunk_id"] for c in kept] == ["a"] and why == {}
+
+
 def test_follow_ups_asked_above_by_a_sibling_or_just_before_are_dropped():
     first = chunk("a", 1, 1, "Where is Dunsorrow?")
     again = chunk("b", 2, 1, "where is  DUNSORROW?")

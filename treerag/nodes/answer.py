@@ -153,10 +153,11 @@ def build_evidence(
     What a sub-run found gets a number of its own, right after the chunk whose follow-up
     found it (at most `SUPPORT_PER_CHUNK` per chunk, useful ones only, each chunk once), so
     that every [n] of the answer names the chunk its sentence comes from; so does a chunk of
-    this run that answers a follow-up no sub-run asked (`held_answer`). Of a sub-run's finds,
-    the ones its chain quoted come first, then partial ones that asked a follow-up of their
-    own (`EvidenceItem.asked`: the chain's next link, which this run may hold). A hit of the
-    root's next page (`further`) is useful only when sufficient: it was read for an answer.
+    this run that answers a follow-up no sub-run's chain answered (`held_answer`). Of a
+    sub-run's finds, the ones its chain quoted come first, then partial ones that asked a
+    follow-up of their own (`EvidenceItem.asked`: the chain's next link, which this run may
+    hold). A hit of the root's next page (`further`) is useful only when sufficient: it was
+    read for an answer.
     """
     useful = sorted(
         (c for c in chunks if c.get("score", 0) > (1 if c.get("further") else 0)),
@@ -225,7 +226,9 @@ def build_evidence(
                 item, item.get("depth", depth + 1), chunk.get("followup", ""), "", below_asked
             ):
                 break
-        held = None if found else held_answer(chunk, chunks, numbered)
+        # Whether or not the sub-run found useful chunks, when its chain quotes none a chunk
+        # of this run may answer the follow-up (the sub-run is not given its parent's chunks).
+        held = held_answer(chunk, chunks, numbered)
         if held is not None:
             add({**held, "score": 1}, depth, chunk.get("followup", ""))
         number = {e.chunk_id: e.n for e in out}
@@ -240,10 +243,13 @@ def build_evidence(
 def held_answer(
     chunk: ChunkRecord, chunks: list[ChunkRecord], numbered: set[str]
 ) -> ChunkRecord | None:
-    """A chunk of this run that answers a partial chunk's follow-up no sub-run asked.
+    """A chunk of this run that answers a partial chunk's follow-up its sub-run did not.
 
     Judged irrelevant to the question, it answers the follow-up (`answering.answering`): the
-    run held the chain's next link.
+    run held the chain's next link. The follow-up was not asked, or its sub-run, which is
+    not given its parent's chunks, quoted no chain ("The census of 1911 recorded 4,210
+    inhabitants" in the root's hits, for "How many people lived in Harrowmere at the 1911
+    census?", whose sub-run found other paragraphs of the town's document).
     """
     followup = chunk.get("followup", "")
     if chunk.get("score") != 1 or not followup or chunk.get("sub_chain"):

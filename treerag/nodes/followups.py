@@ -30,6 +30,8 @@ from treerag.reasoning.base import Reasoner
 from treerag.reasoning.chunk_reading import names_entity, subjects
 from treerag.reasoning.named import names_title, title_of
 from treerag.reasoning.questions import is_new
+from treerag.reasoning.reading import fold, read_question
+from treerag.reasoning.relation_held import RELATION_SHARE, relation_share
 from treerag.state import ChunkRecord, RagState, SubRunTask
 
 Why = dict[str, str]
@@ -76,16 +78,23 @@ def held_bridge(question: str, chunk: ChunkRecord, chunks: Sequence[ChunkRecord]
 
     A follow-up goes after the bridge entity its chunk names; when this run already holds,
     judged useful, the document about that entity (its subject named by the follow-up and
-    not by the question: `chunk_reading.subjects`), the sub-run would look for what the run has.
+    not by the question: `chunk_reading.subjects`) and what the follow-up asks of it (its
+    relation, `relation_held.relation_share`), the sub-run would look for what the run has.
     The answer then reads the follow-up's answer in the run's own chunks (`build_evidence`).
     """
     followup = chunk.get("followup", "")
+    asked = read_question(followup)
     for other in chunks:
         # Another document: a section of the chunk's own is no bridge it holds.
         if other.get("source") == chunk.get("source") or other.get("score", 0) <= 0:
             continue
-        for subject in subjects(title_of(other), other.get("text", "")):
-            if names_title(followup, subject) and not names_title(question, subject):
+        text = other.get("text", "")
+        for subject in subjects(title_of(other), text):
+            if not names_title(followup, subject) or names_title(question, subject):
+                continue
+            # A section about the bridge that says another thing of it ("1931年，她應霧溪慈
+            # 雲宮之邀…" of 林秋月, asked when she died) does not hold the follow-up's answer.
+            if relation_share(asked, fold(f"{title_of(other)} {text}")) >= RELATION_SHARE:
                 return subject
     return ""
 

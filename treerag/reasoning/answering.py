@@ -368,7 +368,9 @@ def _answers(
     # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
     # says the relation itself: "Port Veyra lies on the Salt River" answers which river
     # flows through it.
-    kind_named = bool(reading.head) and names_kind(found, reading.head)
+    kind_named = bool(reading.head) and (
+        names_kind(found, reading.head) or _placed_in_kind(reading, found, folded)
+    )
     # A kind said before its noun ("喜剧电影") says what is asked (`kinds`); the rest of
     # the relation but the kind word (类型, never said by a definition) is still needed.
     if not kind_named and not kind_asked and not _asks(reading, folded):
@@ -560,6 +562,25 @@ def _without_asked_of(asked: str, folded: str) -> str:
     processor is; neither says it, so neither holds the relation 处理器 of "…的处理器是什么".
     """
     return re.sub(rf"{_ASKING_WORD}{re.escape(asked)}", " ", folded)
+
+
+_PLACED = frozenset({"stand", "stands", "lie", "lies", "located", "situated", "sit", "sits"})
+"""English verbs that only say where a thing is: "Which island does the light stand on?"."""
+
+
+def _placed_in_kind(reading: QuestionReading, found: str, folded: str) -> bool:
+    """Whether an English sentence places the entity in a name it calls of the asked kind.
+
+    "…a lighthouse on the island of Caddow" answers "Which island does the light stand on?":
+    the kind word stands before the name, which does not end with it (`names_kind` reads
+    names that do). Only for a question that asks nothing but where its entity is: "the mill
+    town of Ashcombe", where she was born, says no town her apprentice opened a workshop in.
+    """
+    head = reading.head
+    if HAN_CHAR.search(head) or not found or not set(reading.relation) <= _PLACED:
+        return False
+    said = rf"\b{re.escape(head)}\s+(?:of\s+)?{re.escape(fold(found))}\b"
+    return re.search(said, folded) is not None
 
 
 def _last_word(entity: str) -> str:

@@ -184,6 +184,7 @@ def bridge(
         # "他出生于鹤汀渡西街…，母亲吴氏则出生于栖州": a name in a clause about a relative is
         # the relative's link, not the subject's.
         fresh = [n for n in fresh if not _in_a_relative_clause(n, sentence, question)]
+        fresh = [n for n in fresh if not _of_another_kind(n, kind)]
         typed = tuple(n for n in typed if n in fresh)
         if not fresh:
             continue
@@ -198,6 +199,11 @@ def bridge(
         if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
+        if kind_at < 0 and HAN_CHAR.search(kind) and not _says_any(low, asked, about):
+            # "…路线涵盖雾溪镇与白沙镇…" in 雾溪慈云宫's document, for "替雾溪慈云宫绘制门神
+            # 彩绘的那位女画家": a sentence that says nothing of the question but the name
+            # of what the chunk is about names no bridge.
+            continue
         named_at = [(at, len(n)) for n in others if (at := _name_at(low, n)) >= 0]
         lead_at = _word_at(low, lead) if lead else -1
         anchors = (
@@ -247,6 +253,40 @@ def bridge(
     given = _NAMED_AS.match(choice[8], choice[8].find(choice[7]) + len(choice[7]))
     # "一座古寺，名为栖云寺": the noun a sentence goes on to name is that name.
     return (given.group(1) if given else choice[7], choice[8])
+
+
+_KIND_ENDINGS = (
+    "线線路道",
+    "寺庙廟宫宮祠堂庵",
+    "馆館",
+    "园園",
+    "厂廠",
+    "校学學院",
+    "队隊团團",
+    "桥橋",
+)
+"""Chinese name endings of one kind each: a railway (…線, …鐵路), a temple, a hall, a
+park, a works, a school, a team, a bridge."""
+
+
+def _of_another_kind(name: str, kind: str) -> bool:
+    """Whether a Chinese name's ending says another kind than the bridge's (`_KIND_ENDINGS`).
+
+    "文化志工隊" is a team, no "…的那座廟宇"; a name of no such ending, or a kind said by
+    none of them (畫家, 城市), is not judged.
+    """
+    folded, noun = fold(name), fold(kind)
+    if not folded or not HAN_CHAR.search(noun):
+        return False
+    own = next((g for g in _KIND_ENDINGS if folded[-1] in g), "")
+    asked = [g for g in _KIND_ENDINGS if any(ch in g for ch in noun)]
+    return bool(own and asked) and own not in asked
+
+
+def _says_any(low: str, asked: set[str], about: str) -> bool:
+    """Whether a canonical sentence holds a word of the question besides the chunk's entity."""
+    own = fold(about)
+    return any(t in low for t in asked if t not in own)
 
 
 _NAMED_AS = re.compile(

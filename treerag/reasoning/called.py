@@ -68,7 +68,7 @@ _NAMING_AFTER = re.compile(rf"{_NAMING}\s*")
 FORMER_NAMES = ("旧称", "旧名", "原名", "原称", "古称", "曾名", "初名", "本名")
 """Nouns for a name a thing had before (canonical): a text says any of them for another
 ("原名叫什么" is answered by "该村旧称「下渠庄」")."""
-PAST = re.compile(r"旧时|过去|以前|从前|早期|古时|古代|昔日|当初|最初|原先|原本")
+PAST = re.compile(r"旧时候?|过去|以前|从前|早期|古时候?|古代|昔日|当初|最初|原先|原本")
 """Words that put the name asked in the past: the name asked is a former one."""
 ATTRIBUTE = re.compile(
     r"面积|人口|长度|高度|海拔|深度|宽度|周长|重量|体积|容量|年龄|身高|距离|全长|总长|规模|价格"

@@ -79,11 +79,53 @@ def asks_reason(question: str) -> bool:
     return _ASKS_REASON.search(fold(question)) is not None
 
 
+@functools.lru_cache(maxsize=1024)
+def explained(question: str) -> tuple[str, ...]:
+    """The terms of what a why-question asks the reason of: its words after the why-word.
+
+    "…为什么要减少参赛的人数" asks why the number of runners was cut (减少, 参赛, 人数), not
+    why anything of the marathon is; "Why did the mill close?" asks of closing. The
+    question's names are left out: a reason given for something else of its entity ("由于
+    富邦金控取得冠名赞助，该赛事又被称为…") names them too.
+    """
+    folded = fold(question)
+    match = _ASKS_REASON.search(folded)
+    if match is None:
+        return ()
+    names = set(read_question(question).entities)
+    return tuple(t for t in content_terms(folded[match.end() :]) if t not in names)
+
+
+def _gives_reason(question: str, folded: str) -> int:
+    """How plainly a sentence gives the reason asked: 2 of what is asked, 1 of another thing.
+
+    It says a reason (`_REASON_SAID`) and holds a word of what is explained (`explained`):
+    "由于上游流经容易崩解的…地层，此河的河水终年挟带大量泥沙，呈现混浊的…" for "浊水溪的溪水
+    为何总是一片混浊", not "由于水量丰沛且落差大，浊水溪被大规模开发为…" (the river's power).
+    """
+    if not _REASON_SAID.search(folded):
+        return 0
+    effect = explained(question)
+    # The reason's own clause ("为了减少赛事对市区交通的冲击，…") is not what it explains.
+    rest = _REASON_CLAUSE.sub(" ", folded)
+    stems = text_stems(rest)
+    return 2 if not effect or any(present(t, rest, stems) for t in effect) else 1
+
+
+_REASON_CLAUSE = re.compile(
+    r"(?:由于|因为|为了|因应|目的在于|目的是|以便|用以|用于|用来|旨在"
+    r"|\bbecause\b|\bdue to\b|\bin order to\b|\bso that\b|\bowing to\b)[^，,；;。.]*"
+)
+"""A reason or purpose from the word that gives it to the end of its clause (not 因而 /
+之所以, which stand in the clause of what is explained)."""
+
+
 def states_asked(kind: str, sentence: str, question: str) -> int:
     """How plainly a sentence states the asked-for thing: 0 not, 1 a candidate, 2 plainly.
 
     A reason or a purpose asked ("为何…", "做什么用的", "why") is stated plainly with the
-    words that give one (由于, 为了, "because": `_REASON_SAID`).
+    words that give one (由于, 为了, "because": `_REASON_SAID`) and a word of what it
+    explains (`_gives_reason`).
 
     A count is stated by a number outside dates, times and codes (`fillers.candidates`),
     plainly with what is counted ("132人" for 多少人, "30个议席" for 多少个议席, "four times"
@@ -92,7 +134,7 @@ def states_asked(kind: str, sentence: str, question: str) -> int:
     the question asks (`labelled`).
     """
     if asks_reason(question):
-        return 2 if _REASON_SAID.search(fold(sentence)) else 0
+        return _gives_reason(question, fold(sentence))
     if noun := asked_kind(fold(question)):
         return 2 if kinds(noun, fold(sentence)) else 0
     if kind != "number":

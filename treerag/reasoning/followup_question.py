@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from treerag.reasoning.called import ATTRIBUTE
+from treerag.reasoning.called import ATTRIBUTE, PAST
 from treerag.reasoning.question_clauses import (
     ASKING,
     FEATURE_KINDS,
@@ -131,6 +131,10 @@ _LAST_VERB = re.compile(r"[A-Z0-9][\w'\-]*\s+([a-z]+)$")
 """A name, then the one lower-case word an inverted question ends in: "…Golden Shoe play"."""
 
 
+_OPENING_MARKS = frozenset({"被", "由", "将", "將", "把"})
+"""A Chinese clause's opening mark of a passive or a disposal, the description's own."""
+
+
 def _covered_span(
     clause: str, spans: list[tuple[str, int, int]], covered: set[str]
 ) -> tuple[int, int] | None:
@@ -147,6 +151,8 @@ def _covered_span(
     if all(capital) and not HAN_CHAR.search(clause):
         return None  # only the question's own names: the chunk is about them, not a bridge
     start, end = hits[0][0], hits[-1][1]
+    if HAN_CHAR.search(clause) and clause[:start].strip() in _OPENING_MARKS:
+        start = 0  # "被視為全臺城隍之首的那座廟宇": the passive mark opens the description
     if not HAN_CHAR.search(clause):
         # "Toad Hall is a residential hall in a university": a stretch that cuts into one of
         # the question's names takes the whole name ("Toad UHall located in…" otherwise).
@@ -521,11 +527,14 @@ def _covered_prefix(spans: list[tuple[str, int, int]], covered: StemSet) -> int:
 
 
 def _opens_with_noun(clause: str) -> bool:
-    """Whether a Chinese clause opens with a common noun (jieba's "n": 創辦人, 首任)."""
+    """Whether a Chinese clause opens with a common noun (jieba's "n": 創辦人, 首任).
+
+    Not a word of time ("古時候被稱為什麼": when it was called so, not the bridge's own).
+    """
     from treerag.segment import tag
 
     words = tag(clause.strip())
-    return bool(words) and words[0][1] == "n"
+    return bool(words) and words[0][1] == "n" and not PAST.fullmatch(fold(words[0][0]))
 
 
 def followup(question: str, covered: set[str], entity: str, title: str = "") -> str:

@@ -123,8 +123,10 @@ def _followup(question: str, f: Features) -> str:
     # "The guild glazed the windows…" in the Emberglass Guild's document: the question's
     # description ("the guild that glazed…") is the document's subject, the bridge.
     kind = type_word(question, f.chunk_terms, " ".join(f.bridging))
+    referred = False
     if sentence and f.subject and not names_title(question, f.subject):
-        if described(sentence, kind, f.subject) or _here(sentence, kind):
+        referred = _kind_referred(sentence, kind, f.subject)
+        if referred or described(sentence, kind, f.subject) or _here(sentence, kind):
             entity = f.subject
     reading = read_question(question)
     if not reading.several and names_kind(entity, reading.head):
@@ -144,10 +146,36 @@ def _followup(question: str, f: Features) -> str:
         # Its words or their other words: "born in Duneport" covers "the birthplace of…".
         said = without_asides(sentence, entity.removeprefix("the "))
         covered = with_equivalents(text_stems(fold(f"{f.subject} {said}")))
+        # A Chinese question's words the sentence holds, however jieba cuts it there
+        # ("城隍之首"), and the kind it refers to its subject by (該廟 for 廟宇).
+        covered |= _held_words(question, fold(said)) | ({fold(kind)} if referred else set())
         said = build_followup(question, covered, entity, f.named)
         if said:
-            return said
-    return build_followup(question, with_equivalents(f.chunk_terms), entity, f.named)
+            return "" if _asked_of_another(question, said, entity, f.named) else said
+    said = build_followup(question, with_equivalents(f.chunk_terms), entity, f.named)
+    return "" if _asked_of_another(question, said, entity, f.named) else said
+
+
+def _held_words(question: str, folded: str) -> set[str]:
+    """The Chinese content words of a question that a canonical sentence holds as written."""
+    return {t for t in map(fold, content_terms(question)) if HAN_CHAR.search(t) and t in folded}
+
+
+_ASKED_END = re.compile(r"[\s?？。.!！]+$")
+
+
+def _asked_of_another(question: str, asked: str, entity: str, named: str) -> bool:
+    """Whether a follow-up is the question itself, its named entity swapped for the bridge.
+
+    "石流這條森林鐵道所沿著爬升的那條溪流…" for "鹿鳴線這條森林鐵道所沿著爬升的那條溪流…":
+    the chain starts at what the question names; the same question of another name is no
+    hop of it (the bridge replaces a description, not the name).
+    """
+    if not (asked and entity and named):
+        return False
+    mine = _ASKED_END.sub("", fold(question)).replace(fold(named), "\0")
+    theirs = _ASKED_END.sub("", fold(asked)).replace(fold(entity), "\0")
+    return "\0" in mine and mine == theirs
 
 
 _HERE = re.compile(r"这里|這裡|這裏|此地|此处|此處|在此|该地|該地")
@@ -161,6 +189,24 @@ def _here(sentence: str, kind: str) -> bool:
     the temple the question describes is the document's subject.
     """
     return bool(kind) and kind[-1] in NAMED_BY_KIND and _HERE.search(sentence) is not None
+
+
+_REFERRING = re.compile(r"(?<![因如从從彼由])[该該本此]")
+
+
+def _kind_referred(sentence: str, kind: str, subject: str) -> bool:
+    """Whether a Chinese sentence refers to its document's subject as "this" of the kind.
+
+    "…將該廟的城隍爺晉封為「都城隍」，…因此被視為全臺城隍之首" in 新竹都城隍廟's document,
+    for "被視為全臺城隍之首的那座廟宇": 該廟 is the temple the document is about, named by a
+    character of the question's kind (廟 of 廟宇, 校 of 學校) that ends the subject's name.
+    """
+    if not (kind and subject and HAN_CHAR.search(kind)):
+        return False
+    folded, own = fold(sentence), fold(subject)
+    chars = [ch for ch in fold(kind) if own.endswith(ch)]
+    starts = [m.end() for m in _REFERRING.finditer(folded)]
+    return any(folded.find(ch, at, at + 2) >= 0 for at in starts for ch in chars)
 
 
 def _holds_next_link(question: str, f: Features) -> bool:

@@ -82,7 +82,7 @@ _SLOTS = (
             # "what Australian city": a word may qualify the noun
             r"\bwhere\b|\b(?:what|which) (?:[a-z]+ )?"
             r"(?:city|town|country|state|place|county|region)\b"
-            r"|哪里|哪儿|在哪(?!一?[年天月])|何地|何处|哪个(?:城市|国家|地方|省)|哪座城"
+            r"|哪里|哪儿|在哪(?!一?[年天月本部篇])|何地|何处|哪个(?:城市|国家|地方|省)|哪座城"
         ),
     ),
 )

@@ -456,6 +456,7 @@ def _relation_terms(folded: str, head: str, modifier: str = "") -> tuple[str, ..
         and not ASKING.match(t)
         and not _COUNTED.fullmatch(t)
         and stem(t) not in kind
+        and stem(_COUNTED_NOUN.sub("", t)) not in kind  # 本书 of 哪一本书: the kind counted
     )
     return tuple(t for t in terms if not _phase_of(t, terms, folded))
 

@@ -238,6 +238,7 @@ EQUIVALENT_WORDS = (
     ("founded", "founder", "established", "establish"),
     ("premiered", "premiere", "aired", "air", "debuted", "debut", "broadcast"),
     ("married", "spouse", "wife", "husband"),
+    ("lived", "people", "inhabitants", "residents", "population"),
     ("首播", "开播", "播出"),
     ("搬进", "搬入", "迁入", "迁进", "搬到", "迁到", "迁往"),
     ("建成", "建于", "建造", "修建", "兴建", "落成", "竣工", "始建"),
@@ -250,7 +251,8 @@ EQUIVALENT_WORDS = (
 )
 """Words a question and a document use for the same relation (出生 / 生于, born /
 birthplace, a native of): the commonest paraphrases of the relations questions ask most
-(birth, death, place, founding, an event held, a premiere, a marriage, a move, a building,
+(birth, death, place, founding, an event held, a premiere, a marriage, a population ("how
+many people lived in…": "4,210 inhabitants"), a move, a building,
 the start of its works, a teacher, entering a school, a former name),
 and 我国 for 中国 (news written in China says "our country"). A short list, not a thesaurus:
 a relation it lacks is matched by its own words."""
