@@ -167,3 +167,33 @@ def test_a_name_of_another_kind_is_no_bridge_of_this_kind(reasoner):
     paragraph = "廟方於2010年成立文化志工隊，並定期開設城隍信仰與廟宇建築的研習課程。"
     assert bridge(TEMPLE_QUESTION, [paragraph], set(), "城隍") == ("", "")
     assert reasoner.followup(TEMPLE_QUESTION, "青州都城隍廟", paragraph) == ""
+
+
+def test_a_city_is_named_by_its_ending_before_the_county_it_belonged_to():
+    question = "與青州市在同一天升格為省轄市的那座城市，民間因其城牆的形狀而稱它為什麼？"
+    said = "戰後，青州市一度降為青州縣的縣轄市，到了1982年7月1日才與柳川市同時升格為省轄市。"
+    assert bridge(question, [said], set(), "青州市")[0] == "柳川市"
+
+
+def test_the_question_of_another_name_without_its_preposition_is_no_hop():
+    from treerag.reasoning.offline import _asked_of_another
+
+    question = "與青州市在同一天升格為省轄市的那座城市，民間因其城牆的形狀而稱它為什麼？"
+    swapped = "青州科學園區在同一天升格為省轄市的那座城市，民間因其城牆的形狀而稱它為什麼？"
+    assert _asked_of_another(question, swapped, "青州科學園區", "青州市")
+    # A description replaced is a hop, though the words after the names agree.
+    assert not _asked_of_another(
+        "Where was the wife of Tam Orrey born?",
+        "Where was Ida Orrey born?",
+        "Ida Orrey",
+        "Tam Orrey",
+    )
+
+
+def test_a_rank_asked_is_answered_by_the_sentence_that_says_the_rank():
+    lake = (
+        "青潭\n\n青潭周邊原為原住民族鷺族的傳統領域，族人以捕魚維生。"
+        "2003年，行政院正式認定鷺族為臺灣原住民族的第十二族，目前族人約有600人。"
+    )
+    found = answering("青潭周邊的原住民族被認定為臺灣原住民族的第幾族？", "青潭", lake)
+    assert found is not None and found.filler == "第十二族"

@@ -346,6 +346,13 @@ def _answers(
     if han and reading.kind == "number" and not view.subject and _only_placing(reading, folded):
         return None  # "嘉义市是位于嘉南平原北端的…，面积约60.03平方公里": the city's area
     options = tuple(candidates(reading, said, led))
+    if han and (rank := _ASKED_RANK.search(reading.folded)):
+        # "…被认定为台湾原住民族的第几族": the answer is a rank of that word (第十族), and a
+        # sentence that says none does not answer, whatever names it holds.
+        ranks = re.findall(rf"第[{_ZH_NUMERALS}\d]+{re.escape(rank.group(1))}", folded)
+        if not ranks:
+            return None
+        options = (*dict.fromkeys(ranks), *options)
     # The question's year ("2022年", the edition's "2023春节档") is checked in the chunk
     # (`_numbers_held`) and dates the sentence (`_other_year`): no relation it must repeat.
     scoped_year = han and bool(DATING_YEAR.search(reading.folded))
@@ -562,6 +569,11 @@ def _without_asked_of(asked: str, folded: str) -> str:
     processor is; neither says it, so neither holds the relation 处理器 of "…的处理器是什么".
     """
     return re.sub(rf"{_ASKING_WORD}{re.escape(asked)}", " ", folded)
+
+
+_ASKED_RANK = re.compile(rf"第几([{HAN}])")
+"""A Chinese question asking a rank: 第几族, 第几任, 第几届 (canonical)."""
+_ZH_NUMERALS = "零一二三四五六七八九十百两"
 
 
 _PLACED = frozenset({"stand", "stands", "lie", "lies", "located", "situated", "sit", "sits"})

@@ -167,15 +167,21 @@ _ASKED_END = re.compile(r"[\s?？。.!！]+$")
 def _asked_of_another(question: str, asked: str, entity: str, named: str) -> bool:
     """Whether a follow-up is the question itself, its named entity swapped for the bridge.
 
-    "石流這條森林鐵道所沿著爬升的那條溪流…" for "鹿鳴線這條森林鐵道所沿著爬升的那條溪流…":
-    the chain starts at what the question names; the same question of another name is no
-    hop of it (the bridge replaces a description, not the name).
+    "石流這條森林鐵道所沿著爬升的那條溪流…" for "鹿鳴線這條森林鐵道所沿著爬升的那條溪流…",
+    "新竹科學園區在同一天升格為…" for "與新竹市在同一天升格為…": the chain starts at what
+    the question names; the same question of another name is no hop of it (the bridge
+    replaces a description, not the name). The same words after the two names, most of the
+    question, say so; "Where was Y born?" for "Where was the wife of X born?" is a hop.
     """
     if not (asked and entity and named):
         return False
-    mine = _ASKED_END.sub("", fold(question)).replace(fold(named), "\0")
-    theirs = _ASKED_END.sub("", fold(asked)).replace(fold(entity), "\0")
-    return "\0" in mine and mine == theirs
+    mine, theirs = fold(question), fold(asked)
+    at, to = mine.find(fold(named)), theirs.find(fold(entity))
+    if at < 0 or to < 0:
+        return False
+    rest = _ASKED_END.sub("", mine[at + len(fold(named)) :])
+    said = _ASKED_END.sub("", theirs[to + len(fold(entity)) :])
+    return len(rest) * 2 >= len(mine) and rest == said
 
 
 _HERE = re.compile(r"这里|這裡|這裏|此地|此处|此處|在此|该地|該地")

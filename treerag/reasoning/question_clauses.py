@@ -197,10 +197,11 @@ FEATURE_KINDS = {
     "湖": "湖潭池",
     "山": "山峰岭岳",
     "山峰": "山峰岭岳",
+    "城市": "市",
 }
 """The last characters of the names of a natural feature asked for by its kind (canonical):
 a river (河流) is named …河, …溪, …江 (霧溪, 濁水溪), a lake …湖 or …潭 (日月潭), a mountain
-…山 or …峰."""
+…山 or …峰, a city …市 (嘉義市, not the county 新竹縣 it once belonged to)."""
 
 
 def feature_of_kind(name: str, kind: str) -> bool:
