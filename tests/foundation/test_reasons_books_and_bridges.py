@@ -197,3 +197,13 @@ def test_a_rank_asked_is_answered_by_the_sentence_that_says_the_rank():
     )
     found = answering("青潭周邊的原住民族被認定為臺灣原住民族的第幾族？", "青潭", lake)
     assert found is not None and found.filler == "第十二族"
+
+
+def test_a_station_asked_is_named_by_its_station_not_by_a_train():
+    assert read_question("青灣線最東邊的終點站是哪一個車站？").head == "站"
+    line = (
+        "青灣線\\n\\n1997年推出「青灣線觀光列車」，使青灣線轉型為觀光鐵道。"
+        "青灣線西起二溪車站，東至水社車站，全長29.7公里。"
+    )
+    found = answering("青灣線的終點站是哪一個車站？", "青灣線", line)
+    assert found is not None and "車站" in found.sentence and "列車" not in found.sentence

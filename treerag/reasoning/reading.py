@@ -602,6 +602,8 @@ def _head(folded: str, cased: str) -> str:
         return ""  # "在哪举办": where it is held, no kind of thing (举 is no noun)
     if folded.startswith(("大学", "中学", "小学"), zh.start(2)):
         return "学"  # "哪一所大学": a school, named …大学 (淡大 is a short name, no kind)
+    if folded.startswith("车站", zh.start(2)):
+        return "站"  # "哪一个车站": a station, named …站 (车 is no kind of it: 观光列车)
     return zh.group(2)
 
 
