@@ -6,8 +6,8 @@ the technician's studies abroad.
 
 from treerag.reasoning.answering import answering, answering_across
 from treerag.reasoning.bridging import bridge
+from treerag.reasoning.chunk_features import question_names
 from treerag.reasoning.followup_question import followup
-from treerag.reasoning.offline import _question_names
 from treerag.reasoning.questions import proper
 from treerag.reasoning.reading import fold, read_question
 from treerag.reasoning.relation_held import (
@@ -32,9 +32,9 @@ def test_verbs_the_chunk_says_before_the_name_are_of_the_description():
 
 def test_a_name_written_with_a_kind_after_it_is_that_thing_s_name():
     # jieba reads 霧溪 in 霧溪線: the question names the railway, not the river.
-    names = [name for name, _ in _question_names("負責設計霧溪線的那位技師是誰？")]
+    names = [name for name, _ in question_names("負責設計霧溪線的那位技師是誰？")]
     assert "霧溪線" in names and "霧溪" not in names
-    assert [n for n, _ in _question_names("霧溪的主流全長是多少？")] == ["霧溪"]
+    assert [n for n, _ in question_names("霧溪的主流全長是多少？")] == ["霧溪"]
 
 
 def test_studying_abroad_is_attending_a_school_there():

@@ -143,12 +143,12 @@ def test_the_bridge_takes_the_description_s_place_before_a_word_of_time():
 
 
 def test_the_question_asked_of_another_name_is_no_hop():
-    from treerag.reasoning.offline import _asked_of_another
+    from treerag.reasoning.partial_followup import asked_of_another
 
     question = "柳灣線這條森林鐵道所沿著爬升的那條溪流，古時候被稱為什麼？"
     swapped = "石流這條森林鐵道所沿著爬升的那條溪流，古時候被稱為什麼？"
-    assert _asked_of_another(question, swapped, "石流", "柳灣線")
-    assert not _asked_of_another(question, "青蘆溪古時候被稱為什麼？", "青蘆溪", "柳灣線")
+    assert asked_of_another(question, swapped, "石流", "柳灣線")
+    assert not asked_of_another(question, "青蘆溪古時候被稱為什麼？", "青蘆溪", "柳灣線")
 
 
 TEMPLE_QUESTION = "被視為全臺城隍之首的那座廟宇所在的城市，自古有什麼別稱？"
@@ -176,13 +176,13 @@ def test_a_city_is_named_by_its_ending_before_the_county_it_belonged_to():
 
 
 def test_the_question_of_another_name_without_its_preposition_is_no_hop():
-    from treerag.reasoning.offline import _asked_of_another
+    from treerag.reasoning.partial_followup import asked_of_another
 
     question = "與青州市在同一天升格為省轄市的那座城市，民間因其城牆的形狀而稱它為什麼？"
     swapped = "青州科學園區在同一天升格為省轄市的那座城市，民間因其城牆的形狀而稱它為什麼？"
-    assert _asked_of_another(question, swapped, "青州科學園區", "青州市")
+    assert asked_of_another(question, swapped, "青州科學園區", "青州市")
     # A description replaced is a hop, though the words after the names agree.
-    assert not _asked_of_another(
+    assert not asked_of_another(
         "Where was the wife of Tam Orrey born?",
         "Where was Ida Orrey born?",
         "Ida Orrey",

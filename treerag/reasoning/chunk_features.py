@@ -1,0 +1,96 @@
+"""What the offline judge measures of a chunk against a question, and the entity it names.
+
+`Features` is what `OfflineReasoner.features` measures and both the judge's rule and the
+follow-up of a partial chunk (`partial_followup`) read; `named_entity` is the entity the
+question names that the chunk is about or names, in either script.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+
+from treerag.reasoning.chunk_reading import names_subject
+from treerag.reasoning.named import names_in
+from treerag.reasoning.reading import codes
+from treerag.text import HAN_CHAR, LINKING, canonical, fold_cased, has_han, proper_names, query_key
+
+
+def script_of(question: str) -> str:
+    """Name the script of a question: "cjk" with Chinese characters, else "latin"."""
+    return "cjk" if has_han(question) else "latin"
+
+
+@dataclass
+class Features:
+    """What the offline judge measures of one chunk against one question."""
+
+    terms: list[str]
+    found: list[str]
+    chunk_terms: set[str]
+    """Stems of the chunk's content terms, in the canonical form (`relation_held.text_stems`)."""
+    coverage: float
+    similarity: float
+    kind: str
+    best: list[str]
+    bridging: list[str] = field(default_factory=list)
+    """The chunk's sentences that hold most of the question's relation first (then the most
+    similar): where the bridge entity is named beside what the question says of it."""
+    named: str = ""
+    """The entity the question names that the chunk is about or names (`named_entity`)."""
+    subject: str = ""
+    """What the chunk is about: its document's title or title line (`chunk_reading.subjects`)."""
+    answer: str = ""
+    """The sentence that answers the question (`answering.answering`), "" when none does."""
+
+
+def named_entity(question: str, title: str, text: str) -> str:
+    """The entity the question names that the chunk is about or names, "" when none.
+
+    The chunk's subject (its title or its opening title line, `chunk_reading.names_subject`); for
+    a Chinese question also a proper name of it (a person / place / organisation jieba tags,
+    a capitalised run of words) that the chunk's text holds, since Chinese has no similarity
+    signal to go on with the bundled English-only embedder that judges; compared in the
+    keyword tree's canonical form, which folds case, width and Traditional to Simplified
+    script, so a question in either script names a chunk in either.
+    """
+    subject = names_subject(question, title, text)
+    if subject:
+        return subject
+    if script_of(question) != "cjk":
+        # Latin script has sentence similarity to go on (MiniLM); a chunk naming the
+        # question's entity is partial there by its thresholds already, and counting every
+        # one of them made offline trees stop early on hotpotqa_100.
+        return ""
+    body = canonical(f"{title} {text}")
+    return next((name for name, key in question_names(question) if names_in(key, body)), "")
+
+
+@functools.lru_cache(maxsize=1024)
+def question_names(question: str) -> tuple[tuple[str, str], ...]:
+    """The question's proper names with their canonical keys: every chunk a run judges asks.
+
+    A Chinese name the question writes with a kind character after it is that thing's name
+    (`_ANOTHER_KIND`): jieba reads 霧溪 in "…設計霧溪線的…", but the question names the
+    railway, not the river; a chunk about the river does not name it.
+    """
+    names = [_with_kind(question, name) for name in proper_names(question, LINKING)] + codes(
+        fold_cased(question)
+    )
+    return tuple((name, query_key(name)) for name in dict.fromkeys(names))
+
+
+_ANOTHER_KIND = "线線路桥橋寺庙廟宫宮祠堂馆館园園厂廠校队隊"
+"""A character that makes a name before it another thing's: 霧溪線 (a railway) is not 霧溪 (a
+river), 慈雲宮 not 慈雲. Not a place's administrative level (市, 縣, 鎮), which text leaves out,
+nor a port or a station (港, 站): they bear their town's name and stand in it, so a chunk
+about the town is about where they are."""
+
+
+def _with_kind(question: str, name: str) -> str:
+    """A Chinese name with the kind character the question writes right after it."""
+    at = question.find(name)
+    after = question[at + len(name) : at + len(name) + 1] if at >= 0 else ""
+    if after and after in _ANOTHER_KIND and HAN_CHAR.match(name[-1:]):
+        return name + after
+    return name
