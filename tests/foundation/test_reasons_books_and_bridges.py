@@ -207,3 +207,10 @@ def test_a_station_asked_is_named_by_its_station_not_by_a_train():
     )
     found = answering("青灣線的終點站是哪一個車站？", "青灣線", line)
     assert found is not None and "車站" in found.sentence and "列車" not in found.sentence
+
+
+def test_a_profession_before_the_name_is_of_the_description(reasoner):
+    question = "畫家林秋雁以第一屆學生身分就讀的那所學校，當初是由哪一位米商捐地設立的？"
+    paragraph = "1921年她進入剛創立的青浦實業補習學校就讀，是該校的第一屆學生。"
+    asked = reasoner.followup(question, "林秋雁", paragraph)
+    assert asked == "青浦實業補習學校當初是由哪一位米商捐地設立的？"

@@ -24,7 +24,7 @@ from treerag.reasoning.reading import fold, read_question
 from treerag.reasoning.relation_held import text_stems, with_equivalents
 from treerag.reasoning.text import content_terms
 from treerag.reasoning.wording import name_in_script, script_of_text
-from treerag.text import HAN_CHAR
+from treerag.text import HAN, HAN_CHAR
 
 
 def followup_of(question: str, f: Features) -> str:
@@ -63,16 +63,32 @@ def followup_of(question: str, f: Features) -> str:
         # A Chinese question's words the sentence holds, however jieba cuts it there
         # ("城隍之首"), and the kind it refers to its subject by (該廟 for 廟宇).
         covered |= _held_words(question, fold(said)) | ({fold(kind)} if referred else set())
+        covered |= _profession_before(question, f.named)
         said = build_followup(question, covered, entity, f.named)
         if said:
             return "" if asked_of_another(question, said, entity, f.named) else said
-    said = build_followup(question, with_equivalents(f.chunk_terms), entity, f.named)
+    covered = with_equivalents(f.chunk_terms) | _profession_before(question, f.named)
+    said = build_followup(question, covered, entity, f.named)
     return "" if asked_of_another(question, said, entity, f.named) else said
 
 
 def _held_words(question: str, folded: str) -> set[str]:
     """The Chinese content words of a question that a canonical sentence holds as written."""
     return {t for t in map(fold, content_terms(question)) if HAN_CHAR.search(t) and t in folded}
+
+
+_PROFESSION_BEFORE = re.compile(rf"[{HAN}]{{0,3}}[师師家员員匠商手人长長]$")
+
+
+def _profession_before(question: str, named: str) -> set[str]:
+    """The profession a Chinese question says right before the name the chunk is about.
+
+    "畫家林秋月以第一屆學生身分就讀的那所學校": 畫家 is said of 林秋月, part of the
+    description the bridge takes the place of, though her paragraph never calls her so.
+    """
+    at = question.find(named) if named else -1
+    found = _PROFESSION_BEFORE.search(question[:at]) if at > 0 else None
+    return {fold(found.group())} if found else set()
 
 
 _ASKED_END = re.compile(r"[\s?？。.!！]+$")
