@@ -214,3 +214,12 @@ def test_a_profession_before_the_name_is_of_the_description(reasoner):
     paragraph = "1921年她進入剛創立的青浦實業補習學校就讀，是該校的第一屆學生。"
     asked = reasoner.followup(question, "林秋雁", paragraph)
     assert asked == "青浦實業補習學校當初是由哪一位米商捐地設立的？"
+
+
+def test_the_name_given_the_asked_noun_with_its_qualifier_answers():
+    scholar = (
+        "黃仲川\n\n黃仲川是臺灣最早研究茶業經濟的學者之一，代表著作為《臺灣茶業經濟論》，"
+        "影響深遠。1936年他另出版《山城雜記》。"
+    )
+    found = answering("黃仲川最具代表性的學術著作叫做什麼？", "黃仲川", scholar)
+    assert found is not None and found.filler == "台湾茶业经济论"

@@ -30,6 +30,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 
+from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.chunk_reading import (
     about_a_relative,
     described,
@@ -375,9 +376,10 @@ def _answers(
     # A name of the asked-for kind ("the Salt River" for "which river", 盐河 for 哪条河)
     # says the relation itself: "Port Veyra lies on the Salt River" answers which river
     # flows through it.
-    kind_named = bool(reading.head) and (
-        names_kind(found, reading.head) or _placed_in_kind(reading, found, folded)
-    )
+    kind_named = (
+        bool(reading.head)
+        and (names_kind(found, reading.head) or _placed_in_kind(reading, found, folded))
+    ) or _named_as_asked(reading, found, folded)
     # A kind said before its noun ("喜剧电影") says what is asked (`kinds`); the rest of
     # the relation but the kind word (类型, never said by a definition) is still needed.
     if not kind_named and not kind_asked and not _asks(reading, folded):
@@ -569,6 +571,17 @@ def _without_asked_of(asked: str, folded: str) -> str:
     processor is; neither says it, so neither holds the relation 处理器 of "…的处理器是什么".
     """
     return re.sub(rf"{_ASKING_WORD}{re.escape(asked)}", " ", folded)
+
+
+def _named_as_asked(reading: QuestionReading, found: str, folded: str) -> bool:
+    """Whether a sentence gives the name asked to the noun asked, with the question's qualifier.
+
+    "代表著作為《臺灣米糖經濟論》" for "最具代表性的學術著作叫做什麼" (`called.called`, in
+    apposition only): the sentence says the relation itself, as a name of the asked kind
+    does; a name a sentence gives anything ("名為…") is not enough.
+    """
+    before, noun = named_noun(reading.folded)
+    return bool(before and noun) and found in called((before, noun), folded, anchored=True)
 
 
 _ASKED_RANK = re.compile(rf"第几([{HAN}])")

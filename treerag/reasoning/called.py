@@ -88,21 +88,26 @@ STUDIED_UNDER = re.compile(
 "师从刻书家柳知远学习版画" (what was learnt may follow the teacher)."""
 
 
-def called(asked: tuple[str, str], folded: str) -> list[str]:
+def called(asked: tuple[str, str], folded: str, anchored: bool = False) -> list[str]:
     """The names a canonical sentence gives the asked noun (`named_noun`).
 
     In apposition ("吉祥物“拉伊卜”", "吉祥物冰墩墩"), or after the words that give a name,
-    right after the noun or later in the sentence ("吉祥物揭晓，它的名字叫作拉伊卜").
+    right after the noun or later in the sentence ("吉祥物揭晓，它的名字叫作拉伊卜"); only
+    the first when `anchored`.
     """
     before, noun = asked
-    nouns = FORMER_NAMES if noun in FORMER_NAMES else (noun,)
+    nouns = FORMER_NAMES if noun in FORMER_NAMES else (noun, *_shortened(noun))
     said = "|".join(map(re.escape, nouns))
-    phrase = re.compile(f"{re.escape(before)}的?(?:{said})" if before else f"(?:{said})")
+    # "最具代表性的学术著作" is said "代表著作为《…》": the quality by its stem, the noun by
+    # its head word, a copula before the name.
+    befores = "|".join(map(re.escape, dict.fromkeys((before, before.removesuffix("性")))))
+    phrase = re.compile(f"(?:{befores})的?(?:{said})(?:为|是)?" if before else f"(?:{said})")
     out: list[str] = []
     if noun in TEACHER:
         # "她早年师从老琴匠乔慕唐": whom she studied under is her teacher.
         out += [m.group(1) for m in STUDIED_UNDER.finditer(folded)]
-    for match in (*phrase.finditer(folded), *_NAMING_AFTER.finditer(folded)):
+    naming = () if anchored else tuple(_NAMING_AFTER.finditer(folded))
+    for match in (*phrase.finditer(folded), *naming):
         # After the words that give a name, the name follows whatever the dictionary
         # knows of its characters (拉伊 of 拉伊卜 is in it).
         named = match.re is _NAMING_AFTER
@@ -110,6 +115,11 @@ def called(asked: tuple[str, str], folded: str) -> list[str]:
         if name and name not in out:
             out.append(name)
     return out
+
+
+def _shortened(noun: str) -> tuple[str, ...]:
+    """A Chinese compound noun's head word, its last two characters (学术著作 → 著作)."""
+    return (noun[-2:],) if len(noun) >= 4 and HAN_CHAR.match(noun[-1]) else ()
 
 
 def _apposition(after: str, named: bool = False) -> str:
