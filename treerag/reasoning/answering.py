@@ -58,7 +58,7 @@ from treerag.reasoning.relation_held import (
 )
 from treerag.reasoning.span_bound import bounded
 from treerag.text import HAN, HAN_CHAR, READING, canonical, fold_cased, proper_names
-from treerag.text.figures import DATING_YEAR
+from treerag.text.figures import DATING_YEAR, NUMERAL
 
 _OWN_COUNTRY = (*equivalents("中国"), "国内")
 """What news written in China calls it: its other words (`EQUIVALENT_WORDS`: 我国, 全国) and
@@ -350,7 +350,7 @@ def _answers(
     if han and (rank := _ASKED_RANK.search(reading.folded)):
         # "…被认定为台湾原住民族的第几族": the answer is a rank of that word (第十族), and a
         # sentence that says none does not answer, whatever names it holds.
-        ranks = re.findall(rf"第[{_ZH_NUMERALS}\d]+{re.escape(rank.group(1))}", folded)
+        ranks = re.findall(rf"第(?:{NUMERAL.pattern})+{re.escape(rank.group(1))}", folded)
         if not ranks:
             return None
         options = (*dict.fromkeys(ranks), *options)
@@ -586,7 +586,6 @@ def _named_as_asked(reading: QuestionReading, found: str, folded: str) -> bool:
 
 _ASKED_RANK = re.compile(rf"第几([{HAN}])")
 """A Chinese question asking a rank: 第几族, 第几任, 第几届 (canonical)."""
-_ZH_NUMERALS = "零一二三四五六七八九十百两"
 
 
 _PLACED = frozenset({"stand", "stands", "lie", "lies", "located", "situated", "sit", "sits"})

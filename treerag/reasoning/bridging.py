@@ -16,6 +16,7 @@ from treerag.reasoning.chunk_reading import about_a_relative
 from treerag.reasoning.question_clauses import (
     DEMONSTRATIVE,
     FEATURE_KINDS,
+    KIND_GROUPS,
     NAMED_BY_KIND,
     StemSet,
     asked_relative,
@@ -255,22 +256,8 @@ def bridge(
     return (given.group(1) if given else choice[7], choice[8])
 
 
-_KIND_ENDINGS = (
-    "线線路道",
-    "寺庙廟宫宮祠堂庵",
-    "馆館",
-    "园園",
-    "厂廠",
-    "校学學院",
-    "队隊团團",
-    "桥橋",
-)
-"""Chinese name endings of one kind each: a railway (…線, …鐵路), a temple, a hall, a
-park, a works, a school, a team, a bridge."""
-
-
 def _of_another_kind(name: str, kind: str) -> bool:
-    """Whether a Chinese name's ending says another kind than the bridge's (`_KIND_ENDINGS`).
+    """Whether a Chinese name's ending says another kind than the bridge's (`KIND_GROUPS`).
 
     "文化志工隊" is a team, no "…的那座廟宇"; a name of no such ending, or a kind said by
     none of them (畫家, 城市), is not judged.
@@ -278,8 +265,8 @@ def _of_another_kind(name: str, kind: str) -> bool:
     folded, noun = fold(name), fold(kind)
     if not folded or not HAN_CHAR.search(noun):
         return False
-    own = next((g for g in _KIND_ENDINGS if folded[-1] in g), "")
-    asked = [g for g in _KIND_ENDINGS if any(ch in g for ch in noun)]
+    own = next((g for g in KIND_GROUPS if folded[-1] in g), "")
+    asked = [g for g in KIND_GROUPS if any(ch in g for ch in noun)]
     return bool(own and asked) and own not in asked
 
 

@@ -67,11 +67,14 @@ _ASKS_REASON = re.compile(
 )
 """A question asking why, or what for ("为何总是一片混浊", "做什么用的"; not "名称为何", nor
 "又被称为什么" or "称它为什么", where 为 goes with the verb before it)."""
-_REASON_SAID = re.compile(
-    r"由于|因为|因而|为了|因应|目的在于|目的是|以便|用以|用于|用来|旨在|之所以"
+_REASON_OPENS = (
+    r"由于|因为|为了|因应|目的在于|目的是|以便|用以|用于|用来|旨在"
     r"|\bbecause\b|\bdue to\b|\bin order to\b|\bso that\b|\bowing to\b"
 )
-"""Words a sentence gives a reason or a purpose with (由于…, 为了…, "because", "in order to")."""
+"""Words that open a clause giving a reason or a purpose (由于…, 为了…, "because")."""
+_REASON_SAID = re.compile(rf"{_REASON_OPENS}|因而|之所以")
+"""Words a sentence gives a reason or a purpose with: those that open its clause, and those
+that stand in the clause of what is explained (因而, 之所以)."""
 
 
 def asks_reason(question: str) -> bool:
@@ -112,12 +115,8 @@ def _gives_reason(question: str, folded: str) -> int:
     return 2 if not effect or any(present(t, rest, stems) for t in effect) else 1
 
 
-_REASON_CLAUSE = re.compile(
-    r"(?:由于|因为|为了|因应|目的在于|目的是|以便|用以|用于|用来|旨在"
-    r"|\bbecause\b|\bdue to\b|\bin order to\b|\bso that\b|\bowing to\b)[^，,；;。.]*"
-)
-"""A reason or purpose from the word that gives it to the end of its clause (not 因而 /
-之所以, which stand in the clause of what is explained)."""
+_REASON_CLAUSE = re.compile(rf"(?:{_REASON_OPENS})[^，,；;。.]*")
+"""A reason or purpose from the word that opens it to the end of its clause."""
 
 
 def states_asked(kind: str, sentence: str, question: str) -> int:

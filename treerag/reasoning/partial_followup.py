@@ -56,19 +56,19 @@ def followup_of(question: str, f: Features) -> str:
     # wrote with was born. When that sentence says too little to frame a question ("born in
     # Marrowgate" for "the town where the captain of the Saltwren was born"), the whole
     # chunk's terms do.
+    said = ""
     if sentence:
         # Its words or their other words: "born in Duneport" covers "the birthplace of…".
-        said = without_asides(sentence, entity.removeprefix("the "))
-        covered = with_equivalents(text_stems(fold(f"{f.subject} {said}")))
+        held = without_asides(sentence, entity.removeprefix("the "))
+        covered = with_equivalents(text_stems(fold(f"{f.subject} {held}")))
         # A Chinese question's words the sentence holds, however jieba cuts it there
         # ("城隍之首"), and the kind it refers to its subject by (該廟 for 廟宇).
-        covered |= _held_words(question, fold(said)) | ({fold(kind)} if referred else set())
+        covered |= _held_words(question, fold(held)) | ({fold(kind)} if referred else set())
         covered |= _profession_before(question, f.named)
         said = build_followup(question, covered, entity, f.named)
-        if said:
-            return "" if asked_of_another(question, said, entity, f.named) else said
-    covered = with_equivalents(f.chunk_terms) | _profession_before(question, f.named)
-    said = build_followup(question, covered, entity, f.named)
+    if not said:
+        covered = with_equivalents(f.chunk_terms) | _profession_before(question, f.named)
+        said = build_followup(question, covered, entity, f.named)
     return "" if asked_of_another(question, said, entity, f.named) else said
 
 

@@ -189,6 +189,19 @@ NAMED_BY_KIND = (
 )
 """Last characters of the nouns a Chinese name ends in (青石镇, 滄瀾工學院, 鳴潮船廠, 銀鷺號,
 楓林文昌祠): places, bodies and temples; a person's name does not end in 老师 or 创办人."""
+KIND_GROUPS = (
+    "线線路道",
+    "寺庙廟宫宮祠堂庵",
+    "馆館",
+    "园園",
+    "厂廠",
+    "校学學院",
+    "队隊团團",
+    "桥橋",
+)
+"""Endings of `NAMED_BY_KIND` grouped by the kind they say: a railway (…線, …鐵路), a temple,
+a hall, a park, a works, a school, a team, a bridge. A name ending in one group's character
+is of no other group's kind (文化志工隊 is no 廟宇: `bridging._of_another_kind`)."""
 FEATURE_KINDS = {
     "河流": "河溪江川",
     "河": "河溪江川",
