@@ -78,7 +78,9 @@ ATTRIBUTE = re.compile(
 or another name (柳湾镇旧称)."""
 TEACHER = frozenset({"老师", "导师", "师父", "恩师"})
 """Nouns for a teacher, whom a text names by "师从…" as often as by the noun."""
-PROFESSION = rf"(?:[{HAN}]{{1,4}}?[师師家员員匠商手人长長])?"
+PROFESSION_END = "师師家员員匠商手人长長"
+"""The last character of a profession's noun (建築師, 出版家, 琴匠, 船长)."""
+PROFESSION = rf"(?:[{HAN}]{{1,4}}?[{PROFESSION_END}])?"
 """A profession before a name (建築師, 出版家, 老琴匠, 远洋船长), read lazily: the name follows."""
 STUDIED_UNDER = re.compile(
     rf"(?:师从|師從|受业于|受業於)\s*{PROFESSION}([{HAN}]{{2,3}}?)"

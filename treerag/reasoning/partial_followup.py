@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from treerag.reasoning.bridging import bridge, type_word
+from treerag.reasoning.called import PROFESSION_END
 from treerag.reasoning.chunk_features import Features
 from treerag.reasoning.chunk_reading import described, names_kind
 from treerag.reasoning.fillers import without_asides
@@ -77,7 +78,7 @@ def _held_words(question: str, folded: str) -> set[str]:
     return {t for t in map(fold, content_terms(question)) if HAN_CHAR.search(t) and t in folded}
 
 
-_PROFESSION_BEFORE = re.compile(rf"[{HAN}]{{0,3}}[师師家员員匠商手人长長]$")
+_PROFESSION_BEFORE = re.compile(rf"[{HAN}]{{0,3}}[{PROFESSION_END}]$")
 
 
 def _profession_before(question: str, named: str) -> set[str]:
