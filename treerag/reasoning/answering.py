@@ -29,6 +29,7 @@ import functools
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
+from itertools import pairwise
 
 from treerag.reasoning.called import called, named_noun
 from treerag.reasoning.chunk_reading import (
@@ -260,6 +261,13 @@ class _ChunkView:
         said = statements(text)
         keys = [canonical(s) for s in said]
         naming = [s for s, key in zip(said, keys, strict=True) if _names_any(reading, key)]
+        # "…是為竹塹城的開端；1827年，由地方士紳鄭用錫等人倡議改築為磚石城": a statement after
+        # a semicolon goes on with what the one before it names.
+        naming += [
+            s
+            for before, s in pairwise(said)
+            if before in naming and before.rstrip().endswith(("；", ";")) and s not in naming
+        ]
         # "the lighthouse" after "Heyan Lighthouse", "Varga" after "Ilse Varga": the chunk
         # names the entity, then refers to it by its last word.
         named = [e for e in reading.entities if any(names_in(e, key) for key in keys)]

@@ -156,6 +156,7 @@ def bridge(
     lead = _lead_word(question)
     question_names = proper_names(question, READING)
     others = _other_names(question_names, about)
+    keys = {fold(n) for n in question_names}
     named = [_words(n) for n in question_names if not HAN_CHAR.search(n)]
     choice: tuple[bool, bool, bool, bool, int, bool, int, str, str] | None = None
     for position, sentence in enumerate(best):
@@ -168,11 +169,13 @@ def bridge(
             n
             for n in found
             if not {fold(t) for t in content_terms(n)} <= asked
+            and fold(n) not in keys  # however jieba cuts it in the question (以青 / 蘆溪)
             and n not in glosses
             # jieba tags common words nouns (基本 / 持平): a bridge is a name (`proper`).
             and proper(n)
             and not _demonym(n, sentence)
             and not _fuller(n, named)
+            and not _pointed_at(n, sentence)
         ]
         fresh = [_unglued(n, sentence) for n in fresh]
         typed = _typed(question, sentence, kind)
@@ -200,6 +203,11 @@ def bridge(
         if kind_at < 0 and HAN_CHAR.search(kind):
             # 师从 for 老师: the noun's last character (its head in Chinese) where it stands.
             kind_at = low.find(kind[-1])
+            if kind_at >= 0 and len(kind) > 2 and not _says_any(low, _beside(asked, kind), about):
+                # "日月潭水力發電工程" for "以濁水溪作為濁幹線水源的那項灌溉工程": a compound
+                # kind's last character, in a sentence that says nothing else of the
+                # question, is another thing of that head (a power project, no irrigation).
+                continue
         if kind_at < 0 and HAN_CHAR.search(kind) and not _says_any(low, asked, about):
             # "…路线涵盖雾溪镇与白沙镇…" in 雾溪慈云宫's document, for "替雾溪慈云宫绘制门神
             # 彩绘的那位女画家": a sentence that says nothing of the question but the name
@@ -220,6 +228,8 @@ def bridge(
         # is the name in that stretch, whichever is nearer the type word.
         stretches = {_stretch(low, at) for at, _ in named_at}
         listed = [n for n in fresh if _stretch(low, low.find(fold(n))) in stretches]
+        if kind_at < 0 and lead_at < 0 and (topic := _topic(low, fresh, anchors)):
+            listed = [topic]
         for name in listed or fresh:
             at = low.find(fold(name))
             if at > 0 and NUMERAL.match(low[at - 1]) and fold(name)[:1] in _MEASURES:
@@ -256,6 +266,16 @@ def bridge(
     return (given.group(1) if given else choice[7], choice[8])
 
 
+def _pointed_at(name: str, sentence: str) -> bool:
+    """Whether a Chinese "name" is a measure word and its noun after a demonstrative.
+
+    "這條鐵路舊稱「鹿角山森林鐵道」": jieba's nouns make 條鐵路舊稱, which is "this railway's
+    former name", no name.
+    """
+    at = sentence.find(name)
+    return at > 0 and _POINTING_OR_COUNTING.match(sentence[at - 1 : at + 1]) is not None
+
+
 def _of_another_kind(name: str, kind: str) -> bool:
     """Whether a Chinese name's ending says another kind than the bridge's (`KIND_GROUPS`).
 
@@ -268,6 +288,11 @@ def _of_another_kind(name: str, kind: str) -> bool:
     own = next((g for g in KIND_GROUPS if folded[-1] in g), "")
     asked = [g for g in KIND_GROUPS if any(ch in g for ch in noun)]
     return bool(own and asked) and own not in asked
+
+
+def _beside(asked: set[str], kind: str) -> set[str]:
+    """The question's words that are not part of the bridge's kind word (灌溉 of 灌溉工程)."""
+    return {t for t in asked if t not in kind and kind not in t}
 
 
 def _says_any(low: str, asked: set[str], about: str) -> bool:
@@ -408,7 +433,21 @@ def _typed(question: str, sentence: str, kind: str) -> tuple[str, ...]:
         *_typed_names(sentence, kind),
         *_person_after(sentence, kind),
         *_place_of(question, sentence, kind),
+        *_dynasties(sentence, kind),
     )
+
+
+def _dynasties(sentence: str, kind: str) -> list[str]:
+    """The dynasties a Chinese sentence names, for a question asking one (朝代).
+
+    jieba tags 北宋, 元朝, 清代 words of time, not names; one of two characters or more that
+    ends as a dynasty's name does (`FEATURE_KINDS`) is one, 年間 or 中葉 is not.
+    """
+    if fold(kind) != "朝代":
+        return []
+    from treerag.segment import tag
+
+    return [w for w, flag in tag(sentence) if flag == "t" and feature_of_kind(w, kind)]
 
 
 def _person_after(sentence: str, kind: str) -> list[str]:
@@ -422,6 +461,8 @@ def _person_after(sentence: str, kind: str) -> list[str]:
     folded = fold(sentence)
     at = folded.find(kind)
     found = _IS_PERSON.match(sentence, at + len(kind)) if at >= 0 else None
+    if found is None and at >= 0:
+        found = _APPOSED.match(sentence, at + len(kind))  # "平民工匠畢昇於慶曆年間…"
     if found is None and kind in TEACHER:
         found = STUDIED_UNDER.search(sentence)  # "師從化學家藺思衡"
     verb = agent_verb(kind)
@@ -435,8 +476,10 @@ _BY_WHOM = re.compile(
     rf"由\s*{PROFESSION}([{HAN}]{{2,3}}?)(?=\s*(?:[于於在以从從]|出资|出資|主持|亲自|親自))"
 )
 """Who a passive sentence says did it: "由出版家鍾遠鏞在蘅州創辦", "由船运商人邵闻舟出资"."""
-_PERSON_KIND_END = "师師人者家长長生手"
-"""Last characters of Chinese nouns for a person's role: 老师, 创办人, 设计者, 作曲家."""
+_PERSON_KIND_END = "师師人者家长長生手匠"
+"""Last characters of Chinese nouns for a person's role: 老师, 创办人, 设计者, 作曲家, 工匠."""
+_APPOSED = re.compile(rf"([{HAN}]{{2,3}}?)(?=[于於在从從曾则則将將与與和及，,。；;（(])")
+"""A name right after its role, up to a preposition or a clause's end: "工匠畢昇於…"."""
 _IS_PERSON = re.compile(
     rf"(?:是|为|為)\s*(?:[{HAN}]{{1,3}}?[师師家员員匠商手])?([{HAN}]{{2,3}})(?=[，。；、,;]|$)"
 )
@@ -602,6 +645,29 @@ def _apart(low: str, name: tuple[int, int], anchor: tuple[int, int]) -> int:
     """Characters between a name and an anchor (0 when they overlap)."""
     (a, b), (c, d) = name, (anchor[0], anchor[0] + anchor[1])
     return c - b if b <= c else a - d if d <= a else 0
+
+
+def _topic(low: str, fresh: list[str], anchors: list[tuple[int, int]]) -> str:
+    """The name a Chinese sentence is about, where the question's words go on from it.
+
+    The clause that holds them has no subject of its own.
+    "中下游的嘉南大圳則由…八田與一設計，以濁水溪作為濁幹線的水源，灌溉雲林一帶的農田" for
+    "以濁水溪作為濁幹線水源的那項灌溉工程": the clauses after the first comma say what
+    嘉南大圳 does (a topic chain), so the name nearest the question's words (雲林一帶) is
+    not the one they describe. "" in English, or when the first clause names nothing new.
+    """
+    if not HAN_CHAR.search(low) or not anchors:
+        return ""
+    at = min(a for a, _ in anchors)
+    clause = _stretch(low, at)
+    if clause == 0 or at < 0:
+        return ""
+    opens = [m.end() for m in _BOUNDARY.finditer(low)][clause - 1]
+    spots = sorted((low.find(fold(n)), n) for n in fresh if low.find(fold(n)) >= 0)
+    if any(opens <= where < at for where, _ in spots):
+        return ""  # the clause has a subject of its own
+    first = [n for where, n in spots if _stretch(low, where) == 0]
+    return first[0] if first else ""
 
 
 def _in_a_relative_clause(name: str, sentence: str, question: str) -> bool:

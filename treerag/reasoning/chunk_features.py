@@ -12,7 +12,8 @@ from dataclasses import dataclass, field
 
 from treerag.reasoning.chunk_reading import names_subject
 from treerag.reasoning.named import names_in
-from treerag.reasoning.reading import codes
+from treerag.reasoning.question_clauses import DEMONSTRATIVE, described_noun, term_spans
+from treerag.reasoning.reading import codes, fold
 from treerag.text import HAN_CHAR, LINKING, canonical, fold_cased, has_han, proper_names, query_key
 
 
@@ -42,6 +43,9 @@ class Features:
     """What the chunk is about: its document's title or title line (`chunk_reading.subjects`)."""
     answer: str = ""
     """The sentence that answers the question (`answering.answering`), "" when none does."""
+    described: bool = False
+    """Whether one sentence says all of the description a Chinese question opens with
+    (`describes_opening`): the first hop of a question that names no one."""
 
 
 def named_entity(question: str, title: str, text: str) -> str:
@@ -94,3 +98,27 @@ def _with_kind(question: str, name: str) -> str:
     if after and after in _ANOTHER_KIND and HAN_CHAR.match(name[-1:]):
         return name + after
     return name
+
+
+def describes_opening(question: str, sentences: list[str]) -> bool:
+    """Whether one sentence says every word of the description a Chinese question opens with.
+
+    "發明泥活字的那位工匠所處的朝代，是把首都定在哪裡？" names no one: its chain starts at
+    whom "發明泥活字的那位工匠" describes, and "最早的泥活字由北宋的平民工匠畢昇於慶曆年間
+    發明" (發明, 活字, 工匠) names him. That sentence is the first hop, as a chunk naming the
+    question's entity is. The description is the words before the question's first 的 (two
+    or more) and the noun it describes; one that gives a name is the named rule's.
+    """
+    if script_of(question) != "cjk" or proper_names(question, LINKING):
+        return False
+    clause = question.split("，")[0].split(",")[0]
+    de = min((at for at in (clause.find("的"), clause.find("之")) if at > 0), default=-1)
+    end = described_noun(clause, de) if de > 0 else -1
+    if end <= de + 1:
+        return False
+    before = [t for t, _, _ in term_spans(clause[:de])]
+    noun = [t for t, s, _ in term_spans(clause[de:end]) if not DEMONSTRATIVE.fullmatch(t)]
+    words = [fold(t) for t in (*before, *noun)]
+    if len(before) < 2 or not noun:
+        return False
+    return any(all(w in held for w in words) for held in map(fold, sentences))

@@ -24,6 +24,7 @@ import re
 from treerag.reasoning.called import ATTRIBUTE, PAST
 from treerag.reasoning.question_clauses import (
     ASKING,
+    DEMONSTRATIVE,
     FEATURE_KINDS,
     LOCATIVE_ONLY,
     NAMED_BY_KIND,
@@ -331,6 +332,8 @@ def _whole_names(clause: str, start: int, end: int) -> tuple[int, int]:
     """A stretch of a clause widened to every name of the clause it overlaps."""
     for name in proper_names(clause, READING):
         at = clause.find(name)
+        if clause[end : end + 1] == "所" and at + len(name) > end:
+            continue  # "工匠所處": jieba's nouns run on into 所 and the verb after it
         if at >= 0 and at < end and at + len(name) > start:
             start, end = min(start, at), max(end, at + len(name))
     return start, end
@@ -484,6 +487,29 @@ def _titled_span(clause: str, title: str, covered: StemSet | None = None) -> tup
     return (0 if lead else at, end)
 
 
+def _description_held(description: str, title: str, covered: StemSet) -> bool:
+    """Whether the chunk holds the other names a Chinese description of the bridge gives.
+
+    Half the words of each name at least (學生身分 by 第一屆學生).
+    "以濁水溪作為濁幹線水源的那項灌溉工程" is built on 濁水溪 and names 濁幹線; a paragraph
+    that says "以「濁水溪以南」作為南臺灣代稱" without it does not say which thing is meant
+    (the English rule is `_names_held`). A name a demonstrative points at is the title's
+    apposition, not another name ("柳灣線這條森林鐵道").
+    """
+    own = fold(title)
+    for name in proper_names(description, READING):
+        at = description.find(name)
+        if fold(name) in own or own in fold(name) or _POINTED.search(description[:at]):
+            continue
+        terms = content_terms(name)
+        if 2 * sum(t in covered for t in terms) < len(terms):
+            return False  # "學生身分" is held by "第一屆學生"; 濁幹線水源 by neither word
+    return True
+
+
+_POINTED = re.compile(rf"{DEMONSTRATIVE.pattern}$")
+
+
 def _said_before(lead: str, covered: StemSet | None) -> bool:
     """Whether every term of what stands before a description's name is the chunk's."""
     words = [t for t, _, _ in term_spans(lead)]
@@ -491,10 +517,10 @@ def _said_before(lead: str, covered: StemSet | None) -> bool:
 
 
 _LEAD_IN = re.compile(
-    r"\s*(?:(?:\d{1,4}|[一二三四五六七八九十〇零]+)[年月日]){0,3}[替为為在于於与與和跟同向对對]?"
+    r"\s*(?:(?:\d{1,4}|[一二三四五六七八九十〇零]+)[年月日]){0,3}[替为為在于於与與和跟同向对對以]?"
 )
 """What a Chinese description may open with before the name it is built on: a date, a
-preposition ("1931年替霧溪慈雲宮…", "與林秋雁合著…")."""
+preposition ("1931年替霧溪慈雲宮…", "與林秋雁合著…", "以濁水溪作為…水源的")."""
 
 
 def _of_the_kind(entity: str, description: str) -> bool:
@@ -572,6 +598,8 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         # "佩林·奥斯克求学时的老师，出生在哪里？": a first clause that is all description of the
         # bridge is the subject of the rest; the bridge entity takes its place.
         span = _titled_span(clauses[0][0], title, covered)
+        if span is not None and not _description_held(clauses[0][0][: span[1]], title, covered):
+            span = None
         rest = "，".join(c for c, _ in clauses[1:])
         if span is not None and not _of_the_kind(entity, clauses[0][0][: span[1]]):
             # "岚湾交响乐团首席指挥出生的那座岛上": the conductor the chunk names is no island;
@@ -583,6 +611,8 @@ def followup(question: str, covered: set[str], entity: str, title: str = "") -> 
         if span is not None and span[0] == 0 and span[1] >= len(clauses[0][0]):
             # "林晏書就讀的學院，創辦人是…": a noun after the description is the bridge's own
             # ("滄瀾工學院的創辦人是…"); a verb says what the bridge did ("…出生在哪里").
+            # "…的那項灌溉工程，其設計者…": 其 (its) is the bridge's, said with 的.
+            rest = re.sub(rf"^\s*其(?=[{HAN}])", "的", rest)
             text = entity + ("的" if _opens_with_noun(rest) else "") + rest
         elif (
             span is not None and span[0] == 0 and LOCATIVE_ONLY.fullmatch(clauses[0][0][span[1] :])

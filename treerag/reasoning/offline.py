@@ -40,7 +40,7 @@ import numpy as np
 from treerag.reasoning.answering import answering
 from treerag.reasoning.base import RECURSE, EvidenceItem, Judgement, Quote, Recursion, answered_here
 from treerag.reasoning.bridging import typed_first
-from treerag.reasoning.chunk_features import Features, named_entity, script_of
+from treerag.reasoning.chunk_features import Features, describes_opening, named_entity, script_of
 from treerag.reasoning.chunk_reading import pronoun_subject, statements, subjects
 from treerag.reasoning.compose import chain as compose_chain
 from treerag.reasoning.compose import distinct, held_chain, held_sides
@@ -192,6 +192,7 @@ class OfflineReasoner:
             named=named_entity(question, title, text),
             subject=next(iter(subjects(title, text)), ""),
             answer=answer.sentence if answer else "",
+            described=describes_opening(question, sents),
         )
 
     def _judge(self, question: str, title: str, text: str, linked_from: str = "") -> Judgement:
@@ -199,7 +200,7 @@ class OfflineReasoner:
         t = THRESHOLDS[script_of(question)]
         score = 2 if f.answer else rule(t, f.coverage, f.similarity, bool(f.found))
         bridged = bool(linked_from) and names_title(question, linked_from)
-        if (f.named or bridged) and score == 0:
+        if (f.named or bridged or f.described) and score == 0:
             score = 1
         reason = (
             f"offline: {len(f.found)}/{len(f.terms)} question terms present "
@@ -207,6 +208,7 @@ class OfflineReasoner:
             f"{f'; one sentence answers it (the {f.kind} asked for)' if score == 2 else ''}"
             f"{f'; names {f.named!r}, which the question names' if f.named else ''}"
             f"{f'; linked from {linked_from!r}, which the question names' if bridged else ''}"
+            f"{'; one sentence says the description the question opens with' * f.described}"
         )
         followup = self._asked(question, f, title, text) if score == 1 else ""
         return Judgement(score, reason, followup, f.answer or f.best[0], calls=1)
@@ -225,16 +227,26 @@ class OfflineReasoner:
         river lies Duneport?", not what its parent holds (a sub-run does not get its
         parent's partial chunks back). At most `WALK_IN_CHUNK` more links.
         """
-        followup = followup_of(question, f)
+        followup, entity = followup_of(question, f)
         for _ in range(WALK_IN_CHUNK):
             if not followup:
                 break
             f = self.features(followup, title, text)
+            if (
+                not f.named
+                and script_of(followup) == "cjk"
+                and entity
+                and fold(entity) in fold(text)
+            ):
+                # The bridge just put in is the entity the follow-up names, whether or not
+                # jieba reads it as a name (畢昇 is 畢 / 昇 to it). (An English chunk names
+                # it by its subject alone, `named_entity`.)
+                f = replace(f, named=entity)
             if f.answer or not f.named:
                 break  # the chunk answers the follow-up, or is not about its entity
             if not holds_next_link(followup, f):
                 break
-            further = followup_of(followup, f)
+            further, entity = followup_of(followup, f)
             if not further or not is_new(further, [followup]):
                 break
             followup = further

@@ -20,7 +20,7 @@ from treerag.reasoning.chunk_reading import described, names_kind
 from treerag.reasoning.fillers import without_asides
 from treerag.reasoning.followup_question import followup as build_followup
 from treerag.reasoning.named import names_title
-from treerag.reasoning.question_clauses import NAMED_BY_KIND
+from treerag.reasoning.question_clauses import NAMED_BY_KIND, feature_of_kind
 from treerag.reasoning.reading import fold, read_question
 from treerag.reasoning.relation_held import text_stems, with_equivalents
 from treerag.reasoning.text import content_terms
@@ -28,9 +28,10 @@ from treerag.reasoning.wording import name_in_script, script_of_text
 from treerag.text import HAN, HAN_CHAR
 
 
-def followup_of(question: str, f: Features) -> str:
-    """The follow-up about the bridge entity of a chunk measured as `f` (`followup_question`).
+def followup_of(question: str, f: Features) -> tuple[str, str]:
+    """The follow-up about the bridge entity of a chunk measured as `f`, and that entity.
 
+    Built by `followup_question`; ("", …) when none can be.
     Written in the question's script: the bridge a Simplified document names goes into a
     Traditional question as Traditional, so the follow-up reads as one script.
     """
@@ -45,7 +46,7 @@ def followup_of(question: str, f: Features) -> str:
             entity = f.subject
     reading = read_question(question)
     if not reading.several and names_kind(entity, reading.head):
-        return ""  # "Guild of Tidewrights" for "Which guild…?": an answer, not a bridge
+        return "", entity  # "Guild of Tidewrights" for "Which guild…?": an answer, no bridge
     script = script_of_text(question)
     if script != "en":
         entity = name_in_script(entity, script)
@@ -70,7 +71,7 @@ def followup_of(question: str, f: Features) -> str:
     if not said:
         covered = with_equivalents(f.chunk_terms) | _profession_before(question, f.named)
         said = build_followup(question, covered, entity, f.named)
-    return "" if asked_of_another(question, said, entity, f.named) else said
+    return ("" if asked_of_another(question, said, entity, f.named) else said), entity
 
 
 def _held_words(question: str, folded: str) -> set[str]:
@@ -155,16 +156,18 @@ def holds_next_link(question: str, f: Features) -> bool:
     document, "后来她在鹭台美术馆举办过三次个展" is about her, not about her teacher 葛秋原,
     whom it names: no link from him.
     """
-    _, sentence = bridge(question, f.bridging, f.chunk_terms, f.named or f.subject)
+    entity, sentence = bridge(question, f.bridging, f.chunk_terms, f.named or f.subject)
     if not sentence:
         return True  # no bridge: `followup_of` finds none either
     walked, said = fold(f.named), fold(sentence)
     if walked == fold(f.subject):
         return True
     # From another entity the chunk names, the sentence must say the link's noun too:
-    # "…1862年生於鶴汀鎮" names the town but none of its 煤礦.
+    # "…1862年生於鶴汀鎮" names the town but none of its 煤礦; "北宋的平民工匠畢昇" names
+    # a dynasty by its name (`FEATURE_KINDS`).
     kind = fold(type_word(question, f.chunk_terms, " ".join(f.bridging)))
-    return walked in said and (not kind or kind in said or kind[-1:] in said)
+    said_kind = kind in said or kind[-1:] in said or feature_of_kind(entity, kind)
+    return walked in said and (not kind or said_kind)
 
 
 WALK_IN_CHUNK = 2

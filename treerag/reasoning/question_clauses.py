@@ -138,6 +138,8 @@ def described_noun(clause: str, end: int) -> int:
             if at == start and len(word) > 1 and word[-1] in _LOCATIVE:
                 at = offset - 1  # "那个镇上": jieba reads 镇上 as one word, the noun is 镇
             break
+        if at > start and word[0] == "所":
+            break  # "…的那位工匠所處的朝代": 所 opens a clause the noun is the agent of
         if at > start and i + 1 < len(words) and words[i + 1][1] == "p":
             break  # "…的设计者毕业于…": a noun before a preposition is the predicate's verb
         if at > start and _ASKED_OF.match(clause, offset):
@@ -211,10 +213,12 @@ FEATURE_KINDS = {
     "山": "山峰岭岳",
     "山峰": "山峰岭岳",
     "城市": "市",
+    "朝代": "朝代夏商周秦汉晋隋唐宋元明清",
 }
 """The last characters of the names of a natural feature asked for by its kind (canonical):
 a river (河流) is named …河, …溪, …江 (霧溪, 濁水溪), a lake …湖 or …潭 (日月潭), a mountain
-…山 or …峰, a city …市 (嘉義市, not the county 新竹縣 it once belonged to)."""
+…山 or …峰, a city …市 (嘉義市, not the county 新竹縣 it once belonged to), a dynasty …朝,
+…代 or by its house (元朝, 清代, 北宋; jieba reads them as words of time, `bridging._dynasties`)."""
 
 
 def feature_of_kind(name: str, kind: str) -> bool:

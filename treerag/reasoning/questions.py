@@ -72,7 +72,7 @@ _SLOTS = (
     (
         "person",
         re.compile(
-            r"\bwho\b|\bwhom\b|\bwhose\b|谁|哪位|何人"
+            r"\bwho\b|\bwhom\b|\bwhose\b|谁|哪一?位|何人"
             rf"|{PEOPLE_ASKED.pattern}"
         ),
     ),

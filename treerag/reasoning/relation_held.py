@@ -246,6 +246,9 @@ EQUIVALENT_WORDS = (
     ("老师", "师从", "师承", "拜师"),
     ("就读", "入读", "入学", "考入", "进入", "就学", "求学"),
     ("去世", "逝世", "辞世", "病逝", "过世", "离世"),
+    ("提议", "倡议", "建议", "倡导"),
+    ("改建", "改筑", "改造"),
+    ("提高", "上升", "升高"),
     (*FORMER_NAMES, "从前"),
     ("originally", "formerly", "former", "previously"),
 )
@@ -253,7 +256,8 @@ EQUIVALENT_WORDS = (
 birthplace, a native of): the commonest paraphrases of the relations questions ask most
 (birth, death, place, founding, an event held, a premiere, a marriage, a population ("how
 many people lived in…": "4,210 inhabitants"), a move, a building,
-the start of its works, a teacher, entering a school, a former name),
+the start of its works, a teacher, entering a school, a former name, who proposed a change
+and by how much a level rose),
 and 我国 for 中国 (news written in China says "our country"). A short list, not a thesaurus:
 a relation it lacks is matched by its own words."""
 

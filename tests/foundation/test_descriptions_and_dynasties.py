@@ -1,0 +1,95 @@
+"""A chain that starts from a description, a topic chain's subject, a dynasty as a bridge;
+who is asked by 哪一位, and a statement that goes on after a semicolon.
+
+Made-up encyclopedia paragraphs in Traditional script (a river and the canal it feeds, a
+printing craftsman of a real dynasty), read as the offline reasoner reads them.
+"""
+
+from treerag.reasoning.answering import answering
+from treerag.reasoning.bridging import bridge
+from treerag.reasoning.chunk_features import describes_opening
+from treerag.reasoning.followup_question import _whole_names, followup
+from treerag.reasoning.question_clauses import described_noun
+from treerag.reasoning.questions import slot
+from treerag.reasoning.reading import fold
+from treerag.reasoning.relation_held import text_stems, with_equivalents
+
+CANAL = "以青蘆溪作為青幹線水源的那項灌溉工程，其設計者是從哪一所大學畢業的？"
+CANAL_SAID = (
+    "中下游的澄南大圳則由水利技師柯守田設計，以青蘆溪作為青幹線的水源，灌溉澄州一帶的農田。"
+)
+POWER_SAID = "1919年，總督府開始推動月湖水力發電工程，在上游築壩，將溪水引入月湖。"
+MOTTO = "後來更有以「青蘆溪以南」作為南澄州代稱的說法。"
+TYPE = "發明竹活字的那位工匠所處的朝代，是把首都定在哪裡？"
+TYPE_SAID = (
+    "根據記載，最早的竹活字由北宋的平民工匠柯湛於慶曆年間發明，這項發明被記錄在《澄溪筆記》之中。"
+)
+
+
+def _covered(subject: str, sentence: str) -> set[str]:
+    return with_equivalents(text_stems(fold(f"{subject} {sentence}")))
+
+
+def test_a_compound_kind_s_last_character_alone_names_no_bridge():
+    # 工程 of 月湖水力發電工程 is a power project's; the canal's sentence says the
+    # question's description, and its clauses after the comma say what 澄南大圳 does.
+    assert bridge(CANAL, [POWER_SAID], about="青蘆溪") == ("", "")
+    assert bridge(CANAL, [CANAL_SAID, POWER_SAID], about="青蘆溪") == ("澄南大圳", CANAL_SAID)
+
+
+def test_the_bridge_replaces_a_description_opened_by_a_preposition_and_its_pronoun():
+    asked = followup(CANAL, _covered("青蘆溪", CANAL_SAID), "澄南大圳", "青蘆溪")
+    assert asked == "澄南大圳的設計者是從哪一所大學畢業的？"
+
+
+def test_a_sentence_without_the_description_s_other_name_asks_nothing():
+    # 青幹線 is what singles the canal out; "南澄州代稱" is no irrigation work.
+    assert followup(CANAL, _covered("青蘆溪", MOTTO), "南澄州代稱", "青蘆溪") == ""
+
+
+def test_the_noun_described_ends_before_the_particle_suo():
+    clause = "發明竹活字的那位工匠所處的朝代"
+    assert clause[: described_noun(clause, clause.find("的"))] == "發明竹活字的那位工匠"
+    # jieba's nouns run on into 所處; the description the bridge replaces stops before it.
+    assert _whole_names(clause, 0, 10) == (0, 10)
+
+
+def test_one_sentence_saying_the_opening_description_is_the_first_hop():
+    assert describes_opening(TYPE, ["竹活字的印刷技術後來傳到了朝鮮半島。", TYPE_SAID])
+    assert not describes_opening(TYPE, ["竹活字的印刷技術後來傳到了朝鮮半島。"])
+    # A question that names its entity starts there (the named rule), not here.
+    assert not describes_opening(CANAL, [CANAL_SAID])
+
+
+def test_a_craftsman_named_after_his_role_and_his_dynasty_are_the_chain():
+    assert bridge(TYPE, [TYPE_SAID]) == ("柯湛", TYPE_SAID)
+    asked = "柯湛所處的朝代，是把首都定在哪裡？"
+    assert bridge(asked, [TYPE_SAID], about="柯湛") == ("北宋", TYPE_SAID)
+
+
+def test_the_chunk_walks_from_the_description_to_the_dynasty(reasoner):
+    asked = reasoner.followup(TYPE, "活字印刷術", TYPE_SAID)
+    assert asked == "北宋是把首都定在哪裡？"
+    judged = reasoner._judge(TYPE, "活字印刷術", TYPE_SAID)
+    assert judged.score == 1 and "description the question opens with" in judged.reason
+
+
+def test_a_measure_word_after_a_demonstrative_opens_no_name():
+    question = "柳灣線這條森林鐵道所沿著爬升的那條溪流，古時候被稱為什麼？"
+    said = "這條鐵路舊稱「鹿角山森林鐵道」。"
+    assert bridge(question, [said], about="柳灣線") == ("", "")
+
+
+def test_which_one_of_a_measure_for_people_asks_for_a_person():
+    assert slot("提議改建城牆的是哪一位士紳？") == "person"
+    assert slot("創辦該校的是哪位商人？") == "person"
+
+
+def test_a_statement_after_a_semicolon_goes_on_with_what_the_one_before_names():
+    question = "提議將竹溪城改建成磚石城的是哪一位地方士紳？"
+    text = (
+        "1733年，同知徐治民下令在此種植莿竹作為城垣，是為竹溪城的開端；"
+        "1827年，由地方士紳陳文華等人倡議改築為磚石城，共設有四座城門。"
+    )
+    found = answering(question, "澄州市", text)
+    assert found is not None and fold(found.filler) == fold("陳文華")
