@@ -13,15 +13,12 @@ from functools import lru_cache
 
 from treerag.reasoning.called import PROFESSION, STUDIED_UNDER, TEACHER
 from treerag.reasoning.chunk_reading import about_a_relative
+from treerag.reasoning.name_kinds import FEATURE_KINDS, KIND_GROUPS, NAMED_BY_KIND, feature_of_kind
 from treerag.reasoning.question_clauses import (
     DEMONSTRATIVE,
-    FEATURE_KINDS,
-    KIND_GROUPS,
-    NAMED_BY_KIND,
     StemSet,
     asked_relative,
     described_noun,
-    feature_of_kind,
     roles_described_further,
     term_spans,
 )

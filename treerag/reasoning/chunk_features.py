@@ -11,6 +11,7 @@ import functools
 from dataclasses import dataclass, field
 
 from treerag.reasoning.chunk_reading import names_subject
+from treerag.reasoning.name_kinds import ANOTHER_THING
 from treerag.reasoning.named import names_in
 from treerag.reasoning.question_clauses import DEMONSTRATIVE, described_noun, term_spans
 from treerag.reasoning.reading import codes, fold
@@ -75,7 +76,7 @@ def question_names(question: str) -> tuple[tuple[str, str], ...]:
     """The question's proper names with their canonical keys: every chunk a run judges asks.
 
     A Chinese name the question writes with a kind character after it is that thing's name
-    (`_ANOTHER_KIND`): jieba reads 霧溪 in "…設計霧溪線的…", but the question names the
+    (`ANOTHER_THING`): jieba reads 霧溪 in "…設計霧溪線的…", but the question names the
     railway, not the river; a chunk about the river does not name it.
     """
     names = [_with_kind(question, name) for name in proper_names(question, LINKING)] + codes(
@@ -84,18 +85,11 @@ def question_names(question: str) -> tuple[tuple[str, str], ...]:
     return tuple((name, query_key(name)) for name in dict.fromkeys(names))
 
 
-_ANOTHER_KIND = "线線路桥橋寺庙廟宫宮祠堂馆館园園厂廠校队隊"
-"""A character that makes a name before it another thing's: 霧溪線 (a railway) is not 霧溪 (a
-river), 慈雲宮 not 慈雲. Not a place's administrative level (市, 縣, 鎮), which text leaves out,
-nor a port or a station (港, 站): they bear their town's name and stand in it, so a chunk
-about the town is about where they are."""
-
-
 def _with_kind(question: str, name: str) -> str:
     """A Chinese name with the kind character the question writes right after it."""
     at = question.find(name)
     after = question[at + len(name) : at + len(name) + 1] if at >= 0 else ""
-    if after and after in _ANOTHER_KIND and HAN_CHAR.match(name[-1:]):
+    if after and after in ANOTHER_THING and HAN_CHAR.match(name[-1:]):
         return name + after
     return name
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from treerag.reasoning.name_kinds import KIND_ENDINGS
 from treerag.reasoning.named import names_in, names_title, title_of
 from treerag.reasoning.reading import read_question
 from treerag.reasoning.relation_held import present, text_stems
@@ -32,9 +33,6 @@ _PRONOUN_LEAD = re.compile(
 """A sentence whose subject is a pronoun: "She was born…", "In 1931 he founded…", "他于…"."""
 
 
-KIND_ENDINGS = {"学": ("学院", "书院", "学堂")}
-"""Chinese kinds whose names end in another word than the kind's first character: a 学校 is
-named …大学, …中学 (which end with 学), or …学院, …书院, …学堂 (which do not)."""
 _DISAMBIGUATOR = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
 
 

@@ -22,16 +22,14 @@ from __future__ import annotations
 import re
 
 from treerag.reasoning.called import ATTRIBUTE, PAST
+from treerag.reasoning.name_kinds import FEATURE_KINDS, NAMED_BY_KIND, feature_of_kind
 from treerag.reasoning.question_clauses import (
     ASKING,
     DEMONSTRATIVE,
-    FEATURE_KINDS,
     LOCATIVE_ONLY,
-    NAMED_BY_KIND,
     StemSet,
     asked_relative,
     described_noun,
-    feature_of_kind,
     roles_described_further,
     term_spans,
 )

@@ -19,8 +19,8 @@ from treerag.reasoning.chunk_features import Features
 from treerag.reasoning.chunk_reading import described, names_kind
 from treerag.reasoning.fillers import without_asides
 from treerag.reasoning.followup_question import followup as build_followup
+from treerag.reasoning.name_kinds import NAMED_BY_KIND, feature_of_kind
 from treerag.reasoning.named import names_title
-from treerag.reasoning.question_clauses import NAMED_BY_KIND, feature_of_kind
 from treerag.reasoning.reading import fold, read_question
 from treerag.reasoning.relation_held import text_stems, with_equivalents
 from treerag.reasoning.text import content_terms

@@ -12,18 +12,17 @@ from functools import lru_cache
 from itertools import accumulate
 
 from treerag.reasoning.called import ATTRIBUTE
+from treerag.reasoning.name_kinds import NAMED_BY_KIND
 from treerag.reasoning.questions import POINTED, ZH_WH
 from treerag.reasoning.relation_held import agent_verb
 from treerag.reasoning.text import stem, unpossessed
 from treerag.text import (
     EN_STOP,
     HAN_CHAR,
-    fold,
     is_zh_stop,
     to_simplified,
 )
 from treerag.text.names import WORD as _WORD
-from treerag.text.names import ZH_PLACE_SUFFIXES
 
 
 def term_spans(clause: str) -> list[tuple[str, int, int]]:
@@ -183,49 +182,6 @@ def roles_described_further(clause: str) -> list[tuple[int, int, str, bool]]:
             after_de = words[i - 1][0] in "的之" or not words[i - 1][1].startswith("n")
             found.append((ends[i] - len(word), ends[i], words[i + 1][0], after_de))
     return found
-
-
-NAMED_BY_KIND = (
-    f"{ZH_PLACE_SUFFIXES}屿嶼院校司厂廠行馆館寺庙廟祠宫宮观觀堂"
-    "桥橋楼樓园園街路站局社团團店号號会會队隊"
-)
-"""Last characters of the nouns a Chinese name ends in (青石镇, 滄瀾工學院, 鳴潮船廠, 銀鷺號,
-楓林文昌祠): places, bodies and temples; a person's name does not end in 老师 or 创办人."""
-KIND_GROUPS = (
-    "线線路道",
-    "寺庙廟宫宮祠堂庵",
-    "馆館",
-    "园園",
-    "厂廠",
-    "校学學院",
-    "队隊团團",
-    "桥橋",
-)
-"""Endings of `NAMED_BY_KIND` grouped by the kind they say: a railway (…線, …鐵路), a temple,
-a hall, a park, a works, a school, a team, a bridge. A name ending in one group's character
-is of no other group's kind (文化志工隊 is no 廟宇: `bridging._of_another_kind`)."""
-FEATURE_KINDS = {
-    "河流": "河溪江川",
-    "河": "河溪江川",
-    "溪流": "溪河",
-    "湖泊": "湖潭池",
-    "湖": "湖潭池",
-    "山": "山峰岭岳",
-    "山峰": "山峰岭岳",
-    "城市": "市",
-    "朝代": "朝代夏商周秦汉晋隋唐宋元明清",
-}
-"""The last characters of the names of a natural feature asked for by its kind (canonical):
-a river (河流) is named …河, …溪, …江 (霧溪, 濁水溪), a lake …湖 or …潭 (日月潭), a mountain
-…山 or …峰, a city …市 (嘉義市, not the county 新竹縣 it once belonged to), a dynasty …朝,
-…代 or by its house (元朝, 清代, 北宋; jieba reads them as words of time, `bridging._dynasties`)."""
-
-
-def feature_of_kind(name: str, kind: str) -> bool:
-    """Whether a Chinese name is of the natural feature a type word asks for (`FEATURE_KINDS`)."""
-    ends = FEATURE_KINDS.get(fold(kind), "")
-    folded = fold(name)
-    return bool(ends) and len(folded) >= 2 and folded[-1] in ends
 
 
 _LOCATIVE = "上里裡中内內"
