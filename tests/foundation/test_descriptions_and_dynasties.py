@@ -11,7 +11,7 @@ from treerag.reasoning.chunk_features import describes_opening
 from treerag.reasoning.followup_question import _whole_names, followup
 from treerag.reasoning.question_clauses import described_noun
 from treerag.reasoning.questions import slot
-from treerag.reasoning.reading import fold
+from treerag.reasoning.reading import fold, read_question
 from treerag.reasoning.relation_held import text_stems, with_equivalents
 
 CANAL = "以青蘆溪作為青幹線水源的那項灌溉工程，其設計者是從哪一所大學畢業的？"
@@ -93,3 +93,13 @@ def test_a_statement_after_a_semicolon_goes_on_with_what_the_one_before_names():
     )
     found = answering(question, "澄州市", text)
     assert found is not None and fold(found.filler) == fold("陳文華")
+
+
+def test_a_person_asked_by_his_role_is_no_place_ending_in_its_first_character():
+    question = "資助周啟明前往日本留學的是哪一位鄉紳？"
+    assert read_question(question).head == ""
+    # 鹿溪鄉 ends in 鄉, the first character of 鄉紳: no answer to who the gentleman was.
+    assert answering(question, "周啟明", "晚年他也經常返回鹿溪鄉探望鄉親。") is None
+    said = "1917年，他在鄉紳羅阿松的資助下前往日本留學。"
+    found = answering(question, "周啟明", said)
+    assert found is not None and fold(found.filler) == fold("羅阿松")

@@ -598,6 +598,8 @@ def _head(folded: str, cased: str) -> str:
     zh = re.search(f"哪(?:一)?([个条座家所位部支种国只本首项次]?)([{HAN}])", folded)
     if not zh or zh.group(2) in "里儿年天些":
         return ""
+    if zh.group(1) == "位":
+        return ""  # "哪一位乡绅": a person, whose name does not end in 乡 (鹿鸣乡 is no 乡绅)
     if not zh.group(1) and _verb_at(folded, zh.start(2)):
         return ""  # "在哪举办": where it is held, no kind of thing (举 is no noun)
     if folded.startswith(("大学", "中学", "小学"), zh.start(2)):
