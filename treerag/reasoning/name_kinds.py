@@ -47,7 +47,8 @@ FEATURE_KINDS = {
 """The last characters of the names of a natural feature asked for by its kind (canonical):
 a river (河流) is named …河, …溪, …江 (霧溪, 濁水溪), a lake …湖 or …潭 (日月潭), a mountain
 …山 or …峰, a city …市 (嘉義市, not the county 新竹縣 it once belonged to), a dynasty …朝,
-…代 or by its house (元朝, 清代, 北宋; jieba reads them as words of time, `bridging._dynasties`)."""
+…代 or by its house (元朝, 清代, 北宋; jieba reads them as words of time:
+`typed_names._dynasties`)."""
 
 
 def feature_of_kind(name: str, kind: str) -> bool:
