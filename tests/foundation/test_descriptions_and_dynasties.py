@@ -103,3 +103,13 @@ def test_a_person_asked_by_his_role_is_no_place_ending_in_its_first_character():
     said = "1917年，他在鄉紳羅阿松的資助下前往日本留學。"
     found = answering(question, "周啟明", said)
     assert found is not None and fold(found.filler) == fold("羅阿松")
+
+
+def test_a_sentence_defining_the_subject_as_the_kind_makes_the_subject_the_bridge(reasoner):
+    question = "以「半水式填充工法」構築青潭水庫的那位技師，是從哪一所大學畢業的？"
+    paragraph = (
+        "周啟明（1886年—1942年）是臺灣的土木工程師，出生於澄州縣花園村，早年在臺灣任職。"
+        "青潭水庫位於澄州縣，採用當時罕見的「半水式填充工法」構築，是當時最大的土石壩。"
+    )
+    # Not the county the defining sentence goes on to name.
+    assert reasoner.followup(question, "周啟明", paragraph) == "周啟明是從哪一所大學畢業的？"

@@ -24,6 +24,7 @@ from treerag.reasoning.named import names_title
 from treerag.reasoning.reading import fold, read_question
 from treerag.reasoning.relation_held import text_stems, with_equivalents
 from treerag.reasoning.text import content_terms
+from treerag.reasoning.typed_names import PERSON_KIND_END
 from treerag.reasoning.wording import name_in_script, script_of_text
 from treerag.text import HAN, HAN_CHAR
 
@@ -39,10 +40,13 @@ def followup_of(question: str, f: Features) -> tuple[str, str]:
     # "The guild glazed the windows…" in the Emberglass Guild's document: the question's
     # description ("the guild that glazed…") is the document's subject, the bridge.
     kind = type_word(question, f.chunk_terms, " ".join(f.bridging))
-    referred = False
+    referred = defined = False
     if sentence and f.subject and not names_title(question, f.subject):
         referred = _kind_referred(sentence, kind, f.subject)
-        if referred or described(sentence, kind, f.subject) or _here(sentence, kind):
+        # A sentence defining the subject as the kind names whom; the chunk's other
+        # sentences say what the question describes him by.
+        defined = _defined_as(sentence, kind, f.subject)
+        if referred or defined or described(sentence, kind, f.subject) or _here(sentence, kind):
             entity = f.subject
     reading = read_question(question)
     if not reading.several and names_kind(entity, reading.head):
@@ -59,7 +63,7 @@ def followup_of(question: str, f: Features) -> tuple[str, str]:
     # Marrowgate" for "the town where the captain of the Saltwren was born"), the whole
     # chunk's terms do.
     said = ""
-    if sentence:
+    if sentence and not defined:
         # Its words or their other words: "born in Duneport" covers "the birthplace of…".
         held = without_asides(sentence, entity.removeprefix("the "))
         covered = with_equivalents(text_stems(fold(f"{f.subject} {held}")))
@@ -114,6 +118,23 @@ def asked_of_another(question: str, asked: str, entity: str, named: str) -> bool
     rest = _ASKED_END.sub("", mine[at + len(fold(named)) :])
     said = _ASKED_END.sub("", theirs[to + len(fold(entity)) :])
     return len(rest) * 2 >= len(mine) and rest == said
+
+
+def _defined_as(sentence: str, kind: str, subject: str) -> bool:
+    """Whether a sentence defines the document's subject as a person of the asked kind.
+
+    "八田與一（…）是日本的土木工程師，出生於石川縣…" in his document, for "以「半水式填充工法」
+    構築烏山頭水庫的那位技師": a person's role ends in the kind's last character (師), said of
+    the subject the sentence opens with, so the subject is the bridge, not a place the
+    sentence goes on to name.
+    """
+    if not kind or not HAN_CHAR.search(kind) or kind[-1] not in PERSON_KIND_END:
+        return False
+    folded, own = fold(sentence), fold(subject)
+    if not own or not folded.startswith(own):
+        return False
+    said = re.search(rf"[是为為][^，,。；;]{{0,12}}?{re.escape(fold(kind)[-1])}", folded)
+    return said is not None
 
 
 _HERE = re.compile(r"这里|這裡|這裏|此地|此处|此處|在此|该地|該地")

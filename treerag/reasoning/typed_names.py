@@ -53,7 +53,7 @@ def _person_after(sentence: str, kind: str) -> list[str]:
     A profession may stand before the name (建築師), which jieba reads into the name as
     "师范"; the name is the two or three characters after it, to the clause's end.
     """
-    if not kind or not HAN_CHAR.search(kind) or kind[-1] not in _PERSON_KIND_END:
+    if not kind or not HAN_CHAR.search(kind) or kind[-1] not in PERSON_KIND_END:
         return []
     folded = fold(sentence)
     at = folded.find(kind)
@@ -73,7 +73,7 @@ _BY_WHOM = re.compile(
     rf"由\s*{PROFESSION}([{HAN}]{{2,3}}?)(?=\s*(?:[于於在以从從]|出资|出資|主持|亲自|親自))"
 )
 """Who a passive sentence says did it: "由出版家鍾遠鏞在蘅州創辦", "由船运商人邵闻舟出资"."""
-_PERSON_KIND_END = "师師人者家长長生手匠"
+PERSON_KIND_END = "师師人者家长長生手匠"
 """Last characters of Chinese nouns for a person's role: 老师, 创办人, 设计者, 作曲家, 工匠."""
 _APPOSED = re.compile(rf"([{HAN}]{{2,3}}?)(?=[于於在从從曾则則将將与與和及，,。；;（(])")
 """A name right after its role, up to a preposition or a clause's end: "工匠畢昇於…"."""
