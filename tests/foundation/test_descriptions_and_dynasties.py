@@ -113,3 +113,15 @@ def test_a_sentence_defining_the_subject_as_the_kind_makes_the_subject_the_bridg
     )
     # Not the county the defining sentence goes on to name.
     assert reasoner.followup(question, "周啟明", paragraph) == "周啟明是從哪一所大學畢業的？"
+
+
+def test_a_follow_up_opening_with_a_name_jieba_cannot_read_is_about_it():
+    # jieba reads 九條與四 as a number, a noun, a preposition and a number: no name, but
+    # the question's topic, which a chunk must name to answer it.
+    question = "九條與四是從哪一所大學畢業的？"
+    assert read_question(question).topic == fold("九條與四")
+    # So a university's own definition answers no one's school.
+    assert answering(question, "澄江大學", "澄江大學是一所位於澄州的私立綜合大學。") is None
+    said = "九條與四是日本的土木工程師，1910年自東京帝國大學畢業。"
+    found = answering(question, "九條與四", said)
+    assert found is not None and fold(found.filler) == fold("東京帝國大學")

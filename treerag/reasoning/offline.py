@@ -12,7 +12,9 @@ Rules (documented here because they decide what a user without an LLM sees):
   the first hop of a multi-hop question, whatever the script or the word segmentation
   (`named_entity`); also a chunk the graph linked in one step from a document the question
   names, or a knowledge-graph path led to from an entity the question names
-  (`named.linked_from`): the first hop's bridge, which shares few words with the question.
+  (`named.linked_from`): the first hop's bridge, which shares few words with the question;
+  also, for a Chinese question that names no one, a chunk one of whose sentences says all of
+  the description the question opens with (`chunk_features.describes_opening`).
   Else 0. Partial thresholds per script in `THRESHOLDS`, fitted on the dev sets (see there).
   The quote is the answering sentence, else the most similar one.
 - follow-up (score 1 only): a short question about the bridge entity, the name the chunk adds
@@ -200,6 +202,7 @@ class OfflineReasoner:
         t = THRESHOLDS[script_of(question)]
         score = 2 if f.answer else rule(t, f.coverage, f.similarity, bool(f.found))
         bridged = bool(linked_from) and names_title(question, linked_from)
+        opening = "; one sentence says the description the question opens with"
         if (f.named or bridged or f.described) and score == 0:
             score = 1
         reason = (
@@ -208,7 +211,7 @@ class OfflineReasoner:
             f"{f'; one sentence answers it (the {f.kind} asked for)' if score == 2 else ''}"
             f"{f'; names {f.named!r}, which the question names' if f.named else ''}"
             f"{f'; linked from {linked_from!r}, which the question names' if bridged else ''}"
-            f"{'; one sentence says the description the question opens with' * f.described}"
+            f"{opening if f.described else ''}"
         )
         followup = self._asked(question, f, title, text) if score == 1 else ""
         return Judgement(score, reason, followup, f.answer or f.best[0], calls=1)

@@ -363,11 +363,27 @@ def _topic(folded: str) -> str:
         return ""
     (word, flag), (then, after) = words[0], words[1]
     if len(word) < 2 or not (flag.startswith("n") or flag == "j") or ASKING.search(word):
-        return ""
+        return _cut_name_before_is(folded)
     if POINTED.search(folded):
         return ""  # "…创办人的父亲开设的那家茶楼位于哪条街": what is asked of is described
     # What the question says of it follows at once: 是, an adverb (最, 又), a preposition (在).
     return canonical(word) if then == "是" or after in ("d", "p") else ""
+
+
+_OPENING_SUBJECT = re.compile(rf"^([{HAN}]{{3,5}}?)是")
+"""The characters a Chinese question opens with, up to its first 是."""
+
+
+def _cut_name_before_is(folded: str) -> str:
+    """A name jieba cuts into pieces, opening a question before its 是, as its topic.
+
+    "八田与一是从哪一所大学毕业的" (a follow-up with the bridge put in): jieba reads 八 / 田 /
+    与 / 一, a number, a noun, a preposition and a number; the run before 是 is what the
+    question asks about when it is no run of common words (`proper`).
+    """
+    found = _OPENING_SUBJECT.match(folded)
+    run = found.group(1) if found else ""
+    return canonical(run) if run and not ASKING.search(run) and proper(run) else ""
 
 
 _DEFINITION = re.compile(r"是(?:什么|谁)\s*[?？。!！]?\s*$")
