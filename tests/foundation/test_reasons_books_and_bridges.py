@@ -202,7 +202,7 @@ def test_a_rank_asked_is_answered_by_the_sentence_that_says_the_rank():
 def test_a_station_asked_is_named_by_its_station_not_by_a_train():
     assert read_question("青灣線最東邊的終點站是哪一個車站？").head == "站"
     line = (
-        "青灣線\\n\\n1997年推出「青灣線觀光列車」，使青灣線轉型為觀光鐵道。"
+        "青灣線\n\n1997年推出「青灣線觀光列車」，使青灣線轉型為觀光鐵道。"
         "青灣線西起二溪車站，東至水社車站，全長29.7公里。"
     )
     found = answering("青灣線的終點站是哪一個車站？", "青灣線", line)

@@ -25,7 +25,7 @@ from treerag.reasoning.questions import _head, chinese, proper
 from treerag.reasoning.reading import read_question
 from treerag.reasoning.relation_held import agent_forms, agent_verb
 from treerag.reasoning.text import content_terms, stem
-from treerag.reasoning.typed_names import POINTING_OR_COUNTING, named_by_kind
+from treerag.reasoning.typed_names import named_by_kind, pointed_or_counted
 from treerag.text import (
     EN_STOP,
     HAN,
@@ -171,7 +171,8 @@ def bridge(
             and proper(n)
             and not _demonym(n, sentence)
             and not _fuller(n, named)
-            and not _pointed_at(n, sentence)
+            # "這條鐵路舊稱…": jieba's nouns make 條鐵路舊稱, "this railway's former name"
+            and not pointed_or_counted(sentence, sentence.find(n))
         ]
         fresh = [_unglued(n, sentence) for n in fresh]
         typed = named_by_kind(question, sentence, kind)
@@ -260,16 +261,6 @@ def bridge(
     given = _NAMED_AS.match(choice[8], choice[8].find(choice[7]) + len(choice[7]))
     # "一座古寺，名为栖云寺": the noun a sentence goes on to name is that name.
     return (given.group(1) if given else choice[7], choice[8])
-
-
-def _pointed_at(name: str, sentence: str) -> bool:
-    """Whether a Chinese "name" is a measure word and its noun after a demonstrative.
-
-    "這條鐵路舊稱「鹿角山森林鐵道」": jieba's nouns make 條鐵路舊稱, which is "this railway's
-    former name", no name.
-    """
-    at = sentence.find(name)
-    return at > 0 and POINTING_OR_COUNTING.match(sentence[at - 1 : at + 1]) is not None
 
 
 def _of_another_kind(name: str, kind: str) -> bool:

@@ -103,16 +103,25 @@ def describes_opening(question: str, sentences: list[str]) -> bool:
     question's entity is. The description is the words before the question's first 的 (two
     or more) and the noun it describes; one that gives a name is the named rule's.
     """
+    words = _opening_description(question)
+    return bool(words) and any(all(w in held for w in words) for held in map(fold, sentences))
+
+
+@functools.lru_cache(maxsize=1024)
+def _opening_description(question: str) -> tuple[str, ...]:
+    """The canonical words of the description a Chinese question naming no one opens with.
+
+    Read once per question, not for each chunk judged; () when there is none.
+    """
     if script_of(question) != "cjk" or proper_names(question, LINKING):
-        return False
+        return ()
     clause = question.split("，")[0].split(",")[0]
     de = min((at for at in (clause.find("的"), clause.find("之")) if at > 0), default=-1)
     end = described_noun(clause, de) if de > 0 else -1
     if end <= de + 1:
-        return False
+        return ()
     before = [t for t, _, _ in term_spans(clause[:de])]
     noun = [t for t, s, _ in term_spans(clause[de:end]) if not DEMONSTRATIVE.fullmatch(t)]
-    words = [fold(t) for t in (*before, *noun)]
     if len(before) < 2 or not noun:
-        return False
-    return any(all(w in held for w in words) for held in map(fold, sentences))
+        return ()
+    return tuple(fold(t) for t in (*before, *noun))

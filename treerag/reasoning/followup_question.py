@@ -365,7 +365,8 @@ def _names_held(description: str, covered: set[str]) -> bool:
 
     "the man who signed the Accord on behalf of Varunhal": a sentence on the treaty's
     signing that does not say Varunhal does not say which signatory is meant, and its name
-    is no bridge. (A Chinese description's names are read by the 的 rule.)
+    is no bridge. (A Chinese description's names are read by the 的 rule, and one the bridge
+    replaces whole by `_description_held`.)
     """
     if chinese(description):
         return True

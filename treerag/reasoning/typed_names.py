@@ -95,10 +95,20 @@ def _opened(part: str, at: int) -> int | None:
 
 _NAME_OPENS_AFTER = frozenset("于於在到至自从從了为為是的与與和及以")
 """Characters after which a Chinese name begins: prepositions, 了, 是, 的, conjunctions."""
-POINTING_OR_COUNTING = re.compile(
+_POINTING_OR_COUNTING = re.compile(
     r"[这這那该該此每几幾一二两兩三四五六七八九十\d][个個座所家位条條艘部本间間]"
 )
 """A demonstrative or a number, then a measure word: 这所 (学校), 一座 (小镇)."""
+
+
+def pointed_or_counted(sentence: str, start: int) -> bool:
+    """Whether the words at `start` are a measure word's after a demonstrative or a number.
+
+    这所学校, 一座小镇, 這條鐵路舊稱: a noun pointed at or counted, no name.
+    """
+    return start > 0 and _POINTING_OR_COUNTING.match(sentence, start - 1) is not None
+
+
 _NOT_NAME_FLAGS = frozenset({"r", "p", "c", "u", "uj", "ul", "uz", "d", "m"})
 """jieba's tags of words no name is made of, even a single character's: pronouns (她),
 prepositions (以), conjunctions, particles, adverbs and numerals."""
@@ -159,7 +169,7 @@ def _typed_names(sentence: str, kind: str) -> list[str]:
                 break
             start = ends[at]
         name = sentence[start:end]
-        counted = start > 0 and POINTING_OR_COUNTING.match(sentence[start - 1] + name)
+        counted = bool(name) and pointed_or_counted(sentence, start)
         # "这所学校", "一座小镇": a noun pointed at or counted, and a word of the dictionary
         # (小镇, 工学院) is a kind, not a name.
         common = word_tag(fold(name)) in ("n", "nr", "vn") or counted
